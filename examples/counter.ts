@@ -1,0 +1,22 @@
+/**
+ * The smallest CrownUI app: a window titled "Counter" with a `+1` button and the count.
+ *
+ * Run it: `deno run --allow-env examples/counter.ts`
+ *
+ * @module
+ */
+
+import { AppConfig, bind, button, component, row, run, text } from "../runtime/mod.ts";
+
+/** The counter's root component. */
+export const counter = component((cx) => {
+  const count = cx.signal(0, { name: "count" });
+  return row(
+    button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+    text(bind((rt) => `Count: ${count.get(rt)}`)),
+  );
+});
+
+if (import.meta.main) {
+  await run(counter, new AppConfig("Counter").mcp(true));
+}

@@ -1,0 +1,365 @@
+/**
+ * One running app: its reactive runtime, element tree, semantic tree and tools, and the
+ * frame loop that ties them together — effects, then semantic structure, then layout, then
+ * render, then the revision, then the frame's timings. Actions from agents and tests enter
+ * through `act()`, which checks the revision, performs the action as input would, runs the
+ * frame it caused and answers with that frame's revision.
+ *
+ * @module
+ */
+
+import {
+  type Action,
+  ActionError,
+  type Actor,
+  type InputEnv,
+  parseAction,
+  performAction,
+  staleRevisionMessage,
+} from "../input/action.ts";
+import { elementOrigin, invalidateLayout, layoutWindow } from "../layout/layout.ts";
+import { disposeOwner, Owner, ReactiveRuntime, runWithOwner } from "../reactive/mod.ts";
+import { type SemanticNode, SemanticTree, type TreeUpdate } from "../semantics/mod.ts";
+import { Element, type Host } from "../ui/element.ts";
+import { Rt } from "../ui/rt.ts";
+import { ToolRegistry } from "../ui/tools.ts";
+import { View } from "../ui/view.ts";
+import { logError } from "./log.ts";
+import type { Renderer } from "./renderer.ts";
+
+/** The timings of one frame, in milliseconds. */
+export interface FrameTiming {
+  /** The revision after the frame. */
+  revision: number;
+  /** Whether the frame changed the tree. */
+  changed: boolean;
+  effectsMs: number;
+  layoutMs: number;
+  renderMs: number;
+  totalMs: number;
+  /** When the frame started, in ms since the epoch. */
+  at: number;
+}
+
+/** How many recent frames an app keeps for inspection. */
+export const RECENT_FRAMES = 120;
+
+/** What an App is made with. */
+export interface AppOptions {
+  title: string;
+  renderer: Renderer;
+}
+
+/** A running app. Made by `run()` and by the test harness's `render()`. */
+export class App implements Host, InputEnv {
+  readonly title: string;
+  readonly tree: SemanticTree;
+  readonly runtime: ReactiveRuntime;
+  readonly tools = new ToolRegistry();
+  readonly rt: Rt;
+  readonly root: Element;
+  readonly renderer: Renderer;
+  readonly frames: FrameTiming[] = [];
+  readonly #rootOwner: Owner;
+  readonly #elements = new WeakMap<SemanticNode, Element>();
+  readonly #structureDirty = new Set<Element>();
+  readonly #overlays = new Set<Element>();
+  readonly #updateListeners = new Set<(update: TreeUpdate) => void>();
+  #focused: Element | null = null;
+  #hovered: Element | null = null;
+  #frameScheduled = false;
+  #frameTimer: ReturnType<typeof setTimeout> | undefined;
+  #inFrame = false;
+  #closed = false;
+  #quitRequested = false;
+  #resolveQuit!: () => void;
+  /** Settles when the app is asked to quit. */
+  readonly quitRequested: Promise<void>;
+
+  constructor(rootView: View, options: AppOptions) {
+    if (!(rootView instanceof View)) {
+      throw new TypeError("the root must be a view, such as component((cx) => ...)");
+    }
+    this.title = options.title;
+    this.renderer = options.renderer;
+    this.quitRequested = new Promise((resolve) => (this.#resolveQuit = resolve));
+    this.rt = new Rt({ quit: () => this.quit(), requestFrame: () => this.requestFrame() });
+    this.runtime = new ReactiveRuntime(() => this.requestFrame());
+    this.#rootOwner = new Owner(this.runtime, null);
+    this.tree = new SemanticTree(options.title);
+    this.root = new Element("window", this, this.#rootOwner, this.tree.root);
+    this.registerElement(this.root);
+    runWithOwner(this.#rootOwner, () => {
+      this.root.append(rootView.mount({ host: this, owner: this.#rootOwner }));
+    });
+    this.frame();
+  }
+
+  // ── Host ────────────────────────────────────────────────────────────────────────────
+
+  /** Remembers which element owns a node, so actions by id find it. */
+  registerElement(element: Element): void {
+    if (element.node !== null) this.#elements.set(element.node, element);
+  }
+
+  markLayoutDirty(element: Element): void {
+    invalidateLayout(element);
+    this.requestFrame();
+  }
+
+  markStructureDirty(element: Element): void {
+    this.#structureDirty.add(element);
+    this.requestFrame();
+  }
+
+  elementRemoved(element: Element): void {
+    const inside = (candidate: Element | null) => {
+      for (let current = candidate; current !== null; current = current.parent) {
+        if (current === element) return true;
+      }
+      return false;
+    };
+    if (inside(this.#focused)) this.#focused = null; // its node is going away with it
+    if (inside(this.#hovered)) this.#hovered = null;
+    for (const overlay of this.#overlays) if (inside(overlay)) this.#overlays.delete(overlay);
+  }
+
+  addOverlay(element: Element): void {
+    this.#overlays.add(element);
+  }
+
+  reportError(error: unknown, where: string): void {
+    logError(error, where);
+  }
+
+  // ── Focus and hover (InputEnv) ──────────────────────────────────────────────────────
+
+  /** The element with focus. */
+  get focused(): Element | null {
+    return this.#focused;
+  }
+
+  /** The overlays (open dialogs), oldest first. */
+  get overlays(): readonly Element[] {
+    return [...this.#overlays];
+  }
+
+  focus(element: Element | null): void {
+    if (element === this.#focused) return;
+    const previous = this.#focused;
+    this.#focused = element;
+    if (previous !== null && previous.mounted) {
+      if (previous.node !== null) this.tree.setState(previous.node, "focused", false);
+      previous.behavior.focusChanged?.(false);
+    }
+    if (element !== null) {
+      if (element.node !== null) this.tree.setState(element.node, "focused", true);
+      element.behavior.focusChanged?.(true);
+    }
+    this.requestFrame();
+  }
+
+  hover(element: Element | null): void {
+    if (element === this.#hovered) return;
+    const previous = this.#hovered;
+    this.#hovered = element;
+    if (previous?.node && previous.mounted) this.tree.setState(previous.node, "hovered", false);
+    if (element?.node) this.tree.setState(element.node, "hovered", true);
+    this.requestFrame();
+  }
+
+  moveFocus(direction: 1 | -1): void {
+    // An open dialog keeps focus inside it, as a modal one does.
+    const scope = [...this.#overlays].at(-1) ?? this.root;
+    const order: Element[] = [];
+    const stack = [scope];
+    while (stack.length > 0) {
+      const element = stack.pop()!;
+      if (element.disabled) continue;
+      if (element.behavior.focusable) order.push(element);
+      for (let index = element.children.length - 1; index >= 0; index--) {
+        stack.push(element.children[index]!);
+      }
+    }
+    if (order.length === 0) return;
+    const index = this.#focused === null ? -1 : order.indexOf(this.#focused);
+    const next = index === -1
+      ? (direction === 1 ? order[0]! : order[order.length - 1]!)
+      : order[(index + direction + order.length) % order.length]!;
+    this.focus(next);
+  }
+
+  origin(element: Element): { x: number; y: number } {
+    return elementOrigin(element);
+  }
+
+  // ── Frames ──────────────────────────────────────────────────────────────────────────
+
+  /** Asks for a frame soon (coalesced: many requests, one frame). */
+  requestFrame(): void {
+    if (this.#frameScheduled || this.#closed || this.#inFrame) return;
+    this.#frameScheduled = true;
+    this.#frameTimer = setTimeout(() => {
+      this.#frameTimer = undefined;
+      this.frame();
+    }, 0);
+  }
+
+  /** True when a frame is waiting to run. */
+  get framePending(): boolean {
+    return this.#frameScheduled;
+  }
+
+  /** Calls `listener` with the changes of every frame that changed the tree. */
+  onTreeUpdate(listener: (update: TreeUpdate) => void): () => void {
+    this.#updateListeners.add(listener);
+    return () => this.#updateListeners.delete(listener);
+  }
+
+  /**
+   * Runs one frame now: effects, structure, layout, render, revision, timings. Returns the
+   * tree update, or null when the frame changed nothing.
+   */
+  frame(): TreeUpdate | null {
+    if (this.#closed) return null;
+    if (this.#frameTimer !== undefined) clearTimeout(this.#frameTimer);
+    this.#frameTimer = undefined;
+    this.#frameScheduled = false;
+    this.#inFrame = true;
+    const at = Date.now();
+    const start = performance.now();
+    let update: TreeUpdate | null = null;
+    let afterEffects = start;
+    let afterLayout = start;
+    let afterRender = start;
+    try {
+      try {
+        this.runtime.flush();
+      } catch (error) {
+        this.reportError(error, "the effects of a frame");
+      }
+      afterEffects = performance.now();
+      this.#rebuildStructure();
+      const { width, height } = this.renderer.size();
+      layoutWindow(this.root, width, height, this.#overlays);
+      afterLayout = performance.now();
+      this.renderer.render(this);
+      afterRender = performance.now();
+      update = this.tree.commit();
+    } finally {
+      this.#inFrame = false;
+    }
+    const end = performance.now();
+    this.frames.push({
+      revision: this.tree.revision,
+      changed: update !== null,
+      effectsMs: afterEffects - start,
+      layoutMs: afterLayout - afterEffects,
+      renderMs: afterRender - afterLayout,
+      totalMs: end - start,
+      at,
+    });
+    if (this.frames.length > RECENT_FRAMES) this.frames.splice(0, this.frames.length - RECENT_FRAMES);
+    if (update !== null) {
+      for (const listener of this.#updateListeners) listener(update);
+    }
+    // Effects queued by the frame's own work (a binding writing a signal) get a frame too.
+    if (this.runtime.pending || this.#structureDirty.size > 0) this.requestFrame();
+    return update;
+  }
+
+  #rebuildStructure(): void {
+    if (this.#structureDirty.size === 0) return;
+    const parents = new Set<Element>();
+    for (const element of this.#structureDirty) {
+      if (!element.mounted) continue;
+      const semantic = element.semanticElement;
+      if (semantic !== null) parents.add(semantic);
+    }
+    this.#structureDirty.clear();
+    for (const parent of parents) {
+      if (!parent.mounted) continue;
+      const nodes: SemanticNode[] = [];
+      collectChildNodes(parent, nodes);
+      this.tree.setChildren(parent.node!, nodes);
+    }
+  }
+
+  // ── Acting ──────────────────────────────────────────────────────────────────────────
+
+  /** The element behind a node id. */
+  elementById(id: number): Element | undefined {
+    const node = this.tree.get(id);
+    if (node === undefined) return undefined;
+    const element = this.#elements.get(node);
+    return element?.mounted ? element : undefined;
+  }
+
+  /**
+   * Performs `action` on node `id` as input would, at `revision` (the current one when
+   * omitted), runs the frame it caused and returns the revision after it. Throws ActionError
+   * with the contract's message when refused.
+   */
+  act(id: number, action: Action | unknown, revision?: number, actor: Actor = "agent"): number {
+    if (this.#closed) throw new Error("the app has closed");
+    if (this.#frameScheduled || this.runtime.pending) this.frame(); // answer between frames
+    if (revision !== undefined) {
+      if (typeof revision !== "number" || !Number.isInteger(revision)) {
+        throw new ActionError("invalid", "invalid arguments: revision must be a whole number");
+      }
+      if (revision !== this.tree.revision) {
+        throw new ActionError("stale_revision", staleRevisionMessage(this.tree.revision));
+      }
+    }
+    if (typeof id !== "number" || !Number.isInteger(id)) {
+      throw new ActionError("invalid", "invalid arguments: id must be a whole number");
+    }
+    const parsed = parseAction(action);
+    const element = this.elementById(id);
+    if (element === undefined) throw new ActionError("no_node", `no node with id ${id}`);
+    try {
+      performAction(this, element, parsed, actor);
+    } catch (error) {
+      if (error instanceof ActionError) throw error;
+      this.reportError(error, `the ${parsed.action} handler`);
+    }
+    this.frame();
+    return this.tree.revision;
+  }
+
+  // ── Life ────────────────────────────────────────────────────────────────────────────
+
+  /** Asks the app to quit; `run()` then returns. */
+  quit(): void {
+    if (this.#quitRequested) return;
+    this.#quitRequested = true;
+    this.#resolveQuit();
+  }
+
+  /** True once closed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Unmounts everything (cleanups run, tools go) and releases the renderer. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#frameTimer !== undefined) clearTimeout(this.#frameTimer);
+    this.#frameScheduled = false;
+    try {
+      disposeOwner(this.#rootOwner);
+    } catch (error) {
+      this.reportError(error, "a cleanup");
+    }
+    this.renderer.close();
+    this.quit();
+  }
+}
+
+function collectChildNodes(element: Element, into: SemanticNode[]): void {
+  for (const child of element.children) {
+    if (child.node !== null) into.push(child.node);
+    else collectChildNodes(child, into);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * `AppConfig`: how an app runs — its title, its app id, and whether agents may reach it over
+ * MCP (off unless the app turns it on).
+ *
+ * @module
+ */
+
+/** The settings an `AppConfig` holds. */
+export interface AppSettings {
+  readonly title: string;
+  readonly appId: string | undefined;
+  readonly mcp: boolean;
+}
+
+/** How an app runs. Chain the setters: `new AppConfig("Notes").appId("org.crownos.Notes").mcp(true)`. */
+export class AppConfig {
+  readonly #title: string;
+  #appId: string | undefined;
+  #mcp = false;
+
+  /** @param title the window title; it also names the app's socket */
+  constructor(title: string) {
+    if (typeof title !== "string" || title.trim() === "") {
+      throw new TypeError("AppConfig needs a non-empty title, such as new AppConfig(\"Notes\")");
+    }
+    this.#title = title;
+  }
+
+  /** Sets the app id (reverse-DNS, as in `org.crownos.Notes`); returns the config. */
+  appId(id: string): this {
+    if (typeof id !== "string" || id === "") {
+      throw new TypeError("appId() takes a non-empty string such as \"org.crownos.Notes\"");
+    }
+    this.#appId = id;
+    return this;
+  }
+
+  /** Turns the in-app MCP server on or off (off by default); returns the config. */
+  mcp(on: boolean): this {
+    this.#mcp = Boolean(on);
+    return this;
+  }
+
+  /** The settings as plain data. */
+  get settings(): AppSettings {
+    return { title: this.#title, appId: this.#appId, mcp: this.#mcp };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The inspect snapshot: the semantic tree, every node's place on screen, the live signals and
+ * the recent frame timings, as JSON-ready data. Secret values appear nowhere in it.
+ *
+ * @module
+ */
+
+import type { SignalNode } from "../reactive/mod.ts";
+import { layoutEntries, type LayoutEntry, type TreeJson, treeToJson } from "../semantics/mod.ts";
+import type { App, FrameTiming } from "./app.ts";
+
+/** One live signal as inspection shows it. */
+export interface SignalSnapshot {
+  id: number;
+  name: string | null;
+  /** A JSON-safe preview of the value; absent for secret signals. */
+  value?: unknown;
+  /** True when the signal feeds a secure node; its value is then never shown. */
+  secret: boolean;
+  /** How many bindings, memos and effects follow it now. */
+  observers: number;
+}
+
+/** What `inspect_snapshot` returns. */
+export interface InspectSnapshot {
+  revision: number;
+  tree: TreeJson;
+  layout: LayoutEntry[];
+  signals: SignalSnapshot[];
+  frames: FrameTiming[];
+}
+
+/** The longest preview of a signal's value, in characters of JSON. */
+export const PREVIEW_LIMIT = 200;
+
+/** A JSON-safe, bounded preview of a value. */
+export function previewValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === "function") return "[function]";
+  if (typeof value === "bigint") return value.toString();
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    return `[${value?.constructor?.name ?? typeof value} that is not JSON]`;
+  }
+  if (json === undefined) return String(value);
+  if (json.length <= PREVIEW_LIMIT) return JSON.parse(json);
+  return json.slice(0, PREVIEW_LIMIT) + "…";
+}
+
+function signalSnapshot(signal: SignalNode<unknown>): SignalSnapshot {
+  const snapshot: SignalSnapshot = {
+    id: signal.id,
+    name: signal.name ?? null,
+    secret: signal.secret,
+    observers: signal.observers.size,
+  };
+  if (!signal.secret) snapshot.value = previewValue(signal.value);
+  return snapshot;
+}
+
+/** Takes an app's inspect snapshot. */
+export function inspectSnapshot(app: App): InspectSnapshot {
+  return {
+    revision: app.tree.revision,
+    tree: treeToJson(app.tree.root),
+    layout: layoutEntries(app.tree.root),
+    signals: [...app.runtime.signals].map(signalSnapshot),
+    frames: [...app.frames],
+  };
+}

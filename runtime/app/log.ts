@@ -1,0 +1,41 @@
+/**
+ * The app's log: one line per event on standard error, unless a renderer that owns the
+ * terminal sends lines elsewhere. Tests capture lines by setting a sink.
+ *
+ * @module
+ */
+
+/** Where log lines go. */
+export type LogSink = (line: string) => void;
+
+const encoder = new TextEncoder();
+
+function writeStderr(line: string): void {
+  try {
+    Deno.stderr.writeSync(encoder.encode(line + "\n"));
+  } catch {
+    // Standard error is closed: nowhere left to report to.
+  }
+}
+
+let sink: LogSink = writeStderr;
+
+/** Sends log lines to `next` instead; returns a function that restores the previous sink. */
+export function setLogSink(next: LogSink): () => void {
+  const previous = sink;
+  sink = next;
+  return () => {
+    sink = previous;
+  };
+}
+
+/** Writes one log line. */
+export function log(line: string): void {
+  sink(line.replaceAll("\n", "\\n"));
+}
+
+/** Writes an error from app code, with where it happened. */
+export function logError(error: unknown, where: string): void {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  log(`error in ${where}: ${message}`);
+}

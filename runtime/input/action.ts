@@ -1,0 +1,259 @@
+/**
+ * The eight actions agents and tests use, parsed from their JSON form and turned into the
+ * same events a person's input makes: focus, activation, text editing, keys, scrolling and
+ * dragging. The guards every caller shares live here too (disabled nodes; secure nodes for
+ * agents), with the exact messages of the wire contract.
+ *
+ * @module
+ */
+
+import type { Element } from "../ui/element.ts";
+import type { Rt } from "../ui/rt.ts";
+import { type Keybind, parseKeybind } from "./keybind.ts";
+
+/** One action, tagged by `action`, as `ui_act` takes it. */
+export type Action =
+  | { action: "click" }
+  | { action: "double_click" }
+  | { action: "hover" }
+  | { action: "focus" }
+  | { action: "type_text"; text: string }
+  | { action: "press_key"; keybind: string }
+  | { action: "scroll"; delta: { x: number; y: number } }
+  | { action: "drag"; to: { x: number; y: number } };
+
+/** The action names, in the order the contract lists them. */
+export const ACTION_NAMES = [
+  "click",
+  "double_click",
+  "hover",
+  "focus",
+  "type_text",
+  "press_key",
+  "scroll",
+  "drag",
+] as const;
+
+/** Why an action was refused. */
+export type ActionErrorKind =
+  | "stale_revision"
+  | "no_node"
+  | "disabled"
+  | "secret"
+  | "invalid"
+  | "unsupported"
+  | "timeout";
+
+/** An action refused with one of the contract's messages; the message is what agents read. */
+export class ActionError extends Error {
+  /** Which guard refused it. */
+  readonly kind: ActionErrorKind;
+
+  /** @param kind which guard refused @param message the contract's message */
+  constructor(kind: ActionErrorKind, message: string) {
+    super(message);
+    this.name = "ActionError";
+    this.kind = kind;
+  }
+}
+
+/** The message for an action sent at an old revision. */
+export function staleRevisionMessage(current: number): string {
+  return `stale revision: the tree is now at revision ${current}; read ui_tree again and retry`;
+}
+
+function invalid(message: string): ActionError {
+  return new ActionError("invalid", `invalid arguments: ${message}`);
+}
+
+function isPoint(value: unknown): value is { x: number; y: number } {
+  if (typeof value !== "object" || value === null) return false;
+  const { x, y } = value as { x?: unknown; y?: unknown };
+  return typeof x === "number" && Number.isFinite(x) && typeof y === "number" &&
+    Number.isFinite(y);
+}
+
+/** Checks an action object from outside and returns it typed; throws ActionError when wrong. */
+export function parseAction(raw: unknown): Action {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw invalid(`action must be an object such as {"action": "click"}`);
+  }
+  const record = raw as Record<string, unknown>;
+  const name = record.action;
+  switch (name) {
+    case "click":
+    case "double_click":
+    case "hover":
+    case "focus":
+      return { action: name };
+    case "type_text":
+      if (typeof record.text !== "string") {
+        throw invalid(`type_text needs "text", a string, as in {"action": "type_text", "text": "hello"}`);
+      }
+      return { action: name, text: record.text };
+    case "press_key":
+      if (typeof record.keybind !== "string") {
+        throw invalid(`press_key needs "keybind", a string, as in {"action": "press_key", "keybind": "Ctrl+A"}`);
+      }
+      try {
+        parseKeybind(record.keybind);
+      } catch (error) {
+        throw invalid((error as Error).message);
+      }
+      return { action: name, keybind: record.keybind };
+    case "scroll":
+      if (!isPoint(record.delta)) {
+        throw invalid(`scroll needs "delta" with numbers x and y, as in {"action": "scroll", "delta": {"x": 0, "y": 3}}`);
+      }
+      return { action: name, delta: { x: record.delta.x, y: record.delta.y } };
+    case "drag":
+      if (!isPoint(record.to)) {
+        throw invalid(`drag needs "to" with numbers x and y, as in {"action": "drag", "to": {"x": 40, "y": 3}}`);
+      }
+      return { action: name, to: { x: record.to.x, y: record.to.y } };
+    default:
+      throw new ActionError(
+        "invalid",
+        `unknown action ${JSON.stringify(name)}: expected one of ${ACTION_NAMES.join(", ")}`,
+      );
+  }
+}
+
+/** What dispatching needs from the app: focus, hover, Tab order and coordinates. */
+export interface InputEnv {
+  readonly rt: Rt;
+  readonly focused: Element | null;
+  focus(element: Element | null): void;
+  hover(element: Element | null): void;
+  /** Moves focus to the next (1) or previous (-1) focusable element. */
+  moveFocus(direction: 1 | -1): void;
+  /** The window coordinates of an element's top-left corner. */
+  origin(element: Element): { x: number; y: number };
+}
+
+/** Who acts: agents are refused where people are not (typing into secure fields). */
+export type Actor = "agent" | "user";
+
+function closest(element: Element, test: (element: Element) => boolean): Element | null {
+  for (let current: Element | null = element; current !== null; current = current.parent) {
+    if (test(current)) return current;
+  }
+  return null;
+}
+
+function focusable(element: Element): boolean {
+  return element.behavior.focusable === true && !element.effectivelyDisabled;
+}
+
+function describe(element: Element): string {
+  return element.node?.role ?? element.kind;
+}
+
+/** Refuses actions on disabled nodes, and typing into secure ones by agents. */
+export function guardAction(element: Element, action: Action, actor: Actor): void {
+  if (element.effectivelyDisabled) throw new ActionError("disabled", "the node is disabled");
+  const typing = action.action === "type_text" || action.action === "press_key";
+  if (actor === "agent" && typing && element.secure) {
+    throw new ActionError(
+      "secret",
+      "the node holds a secret: agents may not type into it or press keys on it; ask the user to fill it in",
+    );
+  }
+}
+
+function click(env: InputEnv, element: Element): void {
+  env.focus(closest(element, focusable));
+  const target = closest(element, (candidate) => candidate.behavior.activate !== undefined);
+  if (target !== null && !target.effectivelyDisabled) target.behavior.activate!(env.rt);
+}
+
+/** Sends a key to the focused element (or `start`), then up its ancestors, then to defaults. */
+export function dispatchKey(env: InputEnv, keybind: Keybind, start: Element | null): void {
+  const first = env.focused ?? start;
+  for (let current = first; current !== null; current = current.parent) {
+    if (current.effectivelyDisabled) continue;
+    if (current.behavior.key?.(keybind, env.rt)) return;
+    const plain = !keybind.ctrl && !keybind.alt && !keybind.meta && !keybind.shift;
+    if (
+      current === first && plain && (keybind.key === "Enter" || keybind.key === "Space") &&
+      current.behavior.activate !== undefined
+    ) {
+      current.behavior.activate(env.rt);
+      return;
+    }
+  }
+  if (keybind.key === "Tab" && !keybind.ctrl && !keybind.alt && !keybind.meta) {
+    env.moveFocus(keybind.shift ? -1 : 1);
+  }
+}
+
+/**
+ * Performs an action on an element as the matching input would. Throws ActionError when the
+ * guards refuse it or the element does not support it.
+ */
+export function performAction(env: InputEnv, element: Element, action: Action, actor: Actor): void {
+  guardAction(element, action, actor);
+  switch (action.action) {
+    case "click":
+      click(env, element);
+      return;
+    case "double_click": {
+      click(env, element);
+      click(env, element);
+      const target = closest(element, (candidate) => candidate.behavior.doubleClick !== undefined);
+      target?.behavior.doubleClick!(env.rt);
+      return;
+    }
+    case "hover":
+      env.hover(element);
+      return;
+    case "focus":
+      if (!focusable(element)) {
+        throw new ActionError(
+          "unsupported",
+          `invalid arguments: a ${describe(element)} cannot take focus; focus works on buttons, text fields, checkboxes, sliders, menus and list items`,
+        );
+      }
+      env.focus(element);
+      return;
+    case "type_text":
+      if (element.behavior.insertText === undefined) {
+        throw new ActionError(
+          "unsupported",
+          `invalid arguments: type_text works on text_field nodes, not on a ${describe(element)}`,
+        );
+      }
+      env.focus(element);
+      element.behavior.insertText(action.text, env.rt);
+      return;
+    case "press_key": {
+      const keybind = parseKeybind(action.keybind);
+      if (focusable(element)) env.focus(element);
+      dispatchKey(env, keybind, element);
+      return;
+    }
+    case "scroll": {
+      const target = closest(element, (candidate) => candidate.behavior.scroll !== undefined);
+      if (target === null) {
+        throw new ActionError(
+          "unsupported",
+          `invalid arguments: scroll works on a scroll_view or a node inside one; this ${describe(element)} is in none`,
+        );
+      }
+      target.behavior.scroll!(Math.round(action.delta.x), Math.round(action.delta.y));
+      return;
+    }
+    case "drag": {
+      if (element.behavior.dragTo === undefined) {
+        throw new ActionError(
+          "unsupported",
+          `invalid arguments: drag works on slider nodes, not on a ${describe(element)}`,
+        );
+      }
+      if (focusable(element)) env.focus(element);
+      const origin = env.origin(element);
+      element.behavior.dragTo(action.to.x - origin.x, action.to.y - origin.y, env.rt);
+      return;
+    }
+  }
+}

@@ -1,0 +1,366 @@
+/**
+ * The editing model behind single-line text fields: a value, a cursor and a selection.
+ *
+ * A person's keystrokes and an agent's `type_text` and `press_key` actions both go through
+ * {@linkcode TextEditState}, so the two edit text identically. All positions are UTF-16 offsets
+ * into the value (what `String.prototype.slice` takes) and always lie on grapheme boundaries,
+ * so no edit or movement ever splits "é" written as e plus a combining accent, an emoji ZWJ
+ * sequence or a flag.
+ *
+ * @module
+ */
+
+import { splitGraphemes } from "../layout/cell_width.ts";
+import { isCharacterKey, type Keybind } from "./keybind.ts";
+
+/** A non-empty selected range of a text field's value, as UTF-16 offsets with start < end. */
+export interface TextSelection {
+  /** Offset of the first selected UTF-16 unit. */
+  readonly start: number;
+  /** Offset just past the last selected UTF-16 unit. */
+  readonly end: number;
+}
+
+/** Characters a single-line field never holds: controls (newlines, tabs), line separators. */
+const NOT_SINGLE_LINE = /[\p{Cc}\p{Cs}\u2028\u2029]/gu;
+const WORD_GRAPHEME = /^[\p{L}\p{N}_]/u;
+const ASCII_LOWER_LETTER = /^[a-z]$/;
+
+/** The value cut into graphemes, with the offset where each grapheme starts. */
+interface Segmentation {
+  readonly value: string;
+  readonly graphemes: readonly string[];
+  /** `graphemes.length + 1` offsets: every grapheme's start, then the value's length. */
+  readonly boundaries: readonly number[];
+}
+
+/**
+ * The editable state of a single-line text field: its value, cursor and selection.
+ *
+ * The selection runs between an anchor (where it started) and the cursor (the end that moves);
+ * it is collapsed when the two meet.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const field = new TextEditState("hello");
+ * field.selectAll();
+ * field.insert("bye");
+ * assert.equal(field.value, "bye");
+ * assert.equal(field.cursor, 3);
+ * ```
+ */
+export class TextEditState {
+  #value: string;
+  #cursor: number;
+  #anchor: number;
+  #segmentation: Segmentation | undefined;
+
+  /** Creates the state with the cursor at the end of `value`. */
+  constructor(value = "") {
+    this.#value = value;
+    this.#cursor = value.length;
+    this.#anchor = value.length;
+  }
+
+  /** The text. */
+  get value(): string {
+    return this.#value;
+  }
+
+  /** The cursor as a UTF-16 offset into the value, always on a grapheme boundary. */
+  get cursor(): number {
+    return this.#cursor;
+  }
+
+  /** The selected range, or null when the selection is collapsed to the cursor. */
+  get selection(): TextSelection | null {
+    if (this.#anchor === this.#cursor) return null;
+    return {
+      start: Math.min(this.#anchor, this.#cursor),
+      end: Math.max(this.#anchor, this.#cursor),
+    };
+  }
+
+  /**
+   * Replaces the text as it is, moving the cursor to the end and clearing the selection.
+   *
+   * This is for a value that changed outside the field (its bound signal was set), so the text
+   * is kept verbatim, unlike {@linkcode TextEditState.insert}.
+   */
+  setValue(value: string): void {
+    this.#value = value;
+    this.#collapseTo(value.length);
+  }
+
+  /**
+   * Types text: replaces the selection if there is one, else inserts at the cursor, and puts
+   * the cursor after the inserted text; controls such as newlines and tabs are dropped.
+   */
+  insert(text: string): void {
+    const typed = text.replace(NOT_SINGLE_LINE, "");
+    const { start, end } = this.#selectedRange();
+    this.#replace(start, end, typed);
+  }
+
+  /** Deletes the selection, or else the grapheme before the cursor (Backspace). */
+  deleteBackward(): void {
+    if (this.#deleteSelection()) return;
+    this.#replace(this.#previousBoundary(this.#cursor), this.#cursor, "");
+  }
+
+  /** Deletes the selection, or else the grapheme after the cursor (Delete). */
+  deleteForward(): void {
+    if (this.#deleteSelection()) return;
+    this.#replace(this.#cursor, this.#nextBoundary(this.#cursor), "");
+  }
+
+  /**
+   * Deletes the selection, or else back to the start of the word before the cursor
+   * (Ctrl+Backspace).
+   */
+  deleteWordBackward(): void {
+    if (this.#deleteSelection()) return;
+    this.#replace(this.#wordStartBefore(this.#cursor), this.#cursor, "");
+  }
+
+  /**
+   * Deletes the selection, or else on to the end of the word after the cursor (Ctrl+Delete).
+   */
+  deleteWordForward(): void {
+    if (this.#deleteSelection()) return;
+    this.#replace(this.#cursor, this.#wordEndAfter(this.#cursor), "");
+  }
+
+  /** Deletes from the start of the text to the cursor, or to the selection's end (Ctrl+U). */
+  deleteToStart(): void {
+    this.#replace(0, this.#selectedRange().end, "");
+  }
+
+  /** Deletes from the cursor, or from the selection's start, to the end of the text (Ctrl+K). */
+  deleteToEnd(): void {
+    this.#replace(this.#selectedRange().start, this.#value.length, "");
+  }
+
+  /**
+   * Moves the cursor one grapheme left; with `extend` the selection grows or shrinks, without
+   * it a selection collapses to its start.
+   */
+  moveLeft(extend = false): void {
+    const selection = this.selection;
+    if (selection !== null && !extend) return this.#collapseTo(selection.start);
+    this.#moveTo(this.#previousBoundary(this.#cursor), extend);
+  }
+
+  /**
+   * Moves the cursor one grapheme right; with `extend` the selection grows or shrinks, without
+   * it a selection collapses to its end.
+   */
+  moveRight(extend = false): void {
+    const selection = this.selection;
+    if (selection !== null && !extend) return this.#collapseTo(selection.end);
+    this.#moveTo(this.#nextBoundary(this.#cursor), extend);
+  }
+
+  /** Moves the cursor to the start of the word before it (Ctrl+ArrowLeft); `extend` selects. */
+  moveWordLeft(extend = false): void {
+    this.#moveTo(this.#wordStartBefore(this.#cursor), extend);
+  }
+
+  /** Moves the cursor to the end of the word after it (Ctrl+ArrowRight); `extend` selects. */
+  moveWordRight(extend = false): void {
+    this.#moveTo(this.#wordEndAfter(this.#cursor), extend);
+  }
+
+  /** Moves the cursor to the start of the text (Home); `extend` selects. */
+  moveHome(extend = false): void {
+    this.#moveTo(0, extend);
+  }
+
+  /** Moves the cursor to the end of the text (End); `extend` selects. */
+  moveEnd(extend = false): void {
+    this.#moveTo(this.#value.length, extend);
+  }
+
+  /** Selects the whole text, with the cursor at the end. */
+  selectAll(): void {
+    this.#anchor = 0;
+    this.#cursor = this.#value.length;
+  }
+
+  /**
+   * Applies an editing key; returns true when the key was an editing key it handled (even if
+   * nothing changed, e.g. Backspace at 0), false for keys it does not handle (Enter, Tab,
+   * Escape, F5, Ctrl+S, ...).
+   *
+   * Handled: Backspace and Delete (with Ctrl or Alt: a word), ArrowLeft and ArrowRight (with
+   * Ctrl or Alt: by word; with Shift: extending the selection), Home and End (Shift extends),
+   * Ctrl+A (select all), Ctrl+U (delete to start), Ctrl+K (delete to end), and any character
+   * key without Ctrl, Alt or Meta, which types it (Space types " ", Shift with a lower-case
+   * ASCII letter types it upper-case). Shift is ignored on Backspace and Delete. Meta
+   * combinations, ArrowUp, ArrowDown and every other key are left to the caller.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * const field = new TextEditState("ab");
+   * const key = { key: "Backspace", ctrl: false, alt: false, shift: false, meta: false };
+   * assert.equal(field.applyKey(key), true);
+   * assert.equal(field.value, "a");
+   * assert.equal(field.applyKey({ ...key, key: "Enter" }), false);
+   * ```
+   */
+  applyKey(keybind: Keybind): boolean {
+    const { key, ctrl, alt, shift, meta } = keybind;
+    if (meta) return false;
+    const byWord = ctrl || alt;
+    switch (key) {
+      case "Backspace":
+        if (byWord) this.deleteWordBackward();
+        else this.deleteBackward();
+        return true;
+      case "Delete":
+        if (byWord) this.deleteWordForward();
+        else this.deleteForward();
+        return true;
+      case "ArrowLeft":
+        if (byWord) this.moveWordLeft(shift);
+        else this.moveLeft(shift);
+        return true;
+      case "ArrowRight":
+        if (byWord) this.moveWordRight(shift);
+        else this.moveRight(shift);
+        return true;
+      case "Home":
+        if (alt) return false;
+        this.moveHome(shift);
+        return true;
+      case "End":
+        if (alt) return false;
+        this.moveEnd(shift);
+        return true;
+    }
+    if (ctrl && !alt && !shift) return this.#applyControlKey(key);
+    if (ctrl || alt) return false;
+    if (key === "Space") {
+      this.insert(" ");
+      return true;
+    }
+    if (!isCharacterKey(key)) return false;
+    this.insert(shift && ASCII_LOWER_LETTER.test(key) ? key.toUpperCase() : key);
+    return true;
+  }
+
+  #applyControlKey(key: string): boolean {
+    // parseKeybind() upper-cases letters held with Ctrl; a hand-built keybind may not have.
+    switch (key.toUpperCase()) {
+      case "A":
+        this.selectAll();
+        return true;
+      case "U":
+        this.deleteToStart();
+        return true;
+      case "K":
+        this.deleteToEnd();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** The selection, or the collapsed range at the cursor. */
+  #selectedRange(): TextSelection {
+    return this.selection ?? { start: this.#cursor, end: this.#cursor };
+  }
+
+  /** Deletes the selection if there is one; returns whether it did. */
+  #deleteSelection(): boolean {
+    const selection = this.selection;
+    if (selection === null) return false;
+    this.#replace(selection.start, selection.end, "");
+    return true;
+  }
+
+  /** Replaces `start` to `end` with text and puts a collapsed cursor after it. */
+  #replace(start: number, end: number, text: string): void {
+    this.#value = this.#value.slice(0, start) + text + this.#value.slice(end);
+    // The new text can join a neighbour into one grapheme (a ZWJ between two emoji, a
+    // combining mark), so the offset after it may now fall inside a grapheme.
+    this.#collapseTo(this.#boundaryAtOrAfter(start + text.length));
+  }
+
+  #collapseTo(offset: number): void {
+    this.#cursor = offset;
+    this.#anchor = offset;
+  }
+
+  #moveTo(offset: number, extend: boolean): void {
+    this.#cursor = offset;
+    if (!extend) this.#anchor = offset;
+  }
+
+  #segmented(): Segmentation {
+    if (this.#segmentation?.value !== this.#value) {
+      const graphemes = splitGraphemes(this.#value);
+      const boundaries = [0];
+      let offset = 0;
+      for (const grapheme of graphemes) {
+        offset += grapheme.length;
+        boundaries.push(offset);
+      }
+      this.#segmentation = { value: this.#value, graphemes, boundaries };
+    }
+    return this.#segmentation;
+  }
+
+  /** The index into `boundaries` of the first boundary at or after `offset`. */
+  #boundaryIndexAtOrAfter(offset: number): number {
+    const { boundaries } = this.#segmented();
+    let low = 0;
+    let high = boundaries.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((boundaries[middle] ?? Infinity) < offset) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  #boundaryAtOrAfter(offset: number): number {
+    return this.#segmented().boundaries[this.#boundaryIndexAtOrAfter(offset)] ?? offset;
+  }
+
+  #previousBoundary(offset: number): number {
+    const index = this.#boundaryIndexAtOrAfter(offset);
+    return this.#segmented().boundaries[Math.max(0, index - 1)] ?? 0;
+  }
+
+  #nextBoundary(offset: number): number {
+    const { boundaries } = this.#segmented();
+    const index = this.#boundaryIndexAtOrAfter(offset);
+    return boundaries[Math.min(boundaries.length - 1, index + 1)] ?? offset;
+  }
+
+  /** Skips back over non-word graphemes, then over the word before them. */
+  #wordStartBefore(offset: number): number {
+    const { graphemes, boundaries } = this.#segmented();
+    let index = this.#boundaryIndexAtOrAfter(offset);
+    while (index > 0 && !isWordGrapheme(graphemes[index - 1])) index--;
+    while (index > 0 && isWordGrapheme(graphemes[index - 1])) index--;
+    return boundaries[index] ?? 0;
+  }
+
+  /** Skips forward over non-word graphemes, then over the word after them. */
+  #wordEndAfter(offset: number): number {
+    const { graphemes, boundaries } = this.#segmented();
+    let index = this.#boundaryIndexAtOrAfter(offset);
+    while (index < graphemes.length && !isWordGrapheme(graphemes[index])) index++;
+    while (index < graphemes.length && isWordGrapheme(graphemes[index])) index++;
+    return boundaries[index] ?? this.#value.length;
+  }
+}
+
+/** Letters, digits and underscore make words; spaces, punctuation and symbols separate them. */
+function isWordGrapheme(grapheme: string | undefined): boolean {
+  return grapheme !== undefined && WORD_GRAPHEME.test(grapheme);
+}

@@ -1,0 +1,231 @@
+/**
+ * Layout in terminal cells, incremental. Two passes over elements:
+ *
+ * - *natural size*, bottom-up and cached: a leaf measures its content; a row sums its
+ *   children's widths, a column their heights. Marking an element dirty drops its cache and
+ *   its ancestors'; the next pass recomputes only those.
+ * - *placement*, top-down: each container gives its children positions and sizes (spare room
+ *   along its direction goes to children that grow). A subtree whose box, base offset and
+ *   children did not change is skipped, so a change in one row of a long list costs the work
+ *   of that row and its ancestors, not of the whole list.
+ *
+ * Placement writes each semantic node's bounds relative to its parent node; a scroll view's
+ * content is offset by its scroll position, so scrolling changes one node's bounds.
+ *
+ * @module
+ */
+
+import type { Element, Size } from "../ui/element.ts";
+
+const EMPTY: Size = { width: 0, height: 0 };
+
+function isEmpty(size: Size): boolean {
+  return size.width === 0 && size.height === 0;
+}
+
+/** Drops the cached natural size of `element` and its ancestors, and marks them for placement. */
+export function invalidateLayout(element: Element): void {
+  for (let current: Element | null = element; current !== null; current = current.parent) {
+    if (current.natural === null && current.placementDirty) break; // the rest is marked already
+    current.natural = null;
+    current.placementDirty = true;
+  }
+}
+
+/** The natural size of an element, from its content and children. */
+export function naturalSize(element: Element): Size {
+  if (element.natural !== null) return element.natural;
+  const style = element.style;
+  const inset = 2 * style.padding + (style.border ? 2 : 0);
+  const header = element.measureContent?.() ?? EMPTY;
+  let main = 0;
+  let cross = 0;
+  let counted = 0;
+  let childGrows = false;
+  for (const child of element.children) {
+    if (child.style.overlay) continue;
+    const size = naturalSize(child);
+    if (child.grows > 0) childGrows = true;
+    if (isEmpty(size)) continue;
+    const childMain = style.direction === "column" ? size.height : size.width;
+    const childCross = style.direction === "column" ? size.width : size.height;
+    main += childMain + (counted > 0 ? style.gap : 0);
+    cross = Math.max(cross, childCross);
+    counted++;
+  }
+  const childrenWidth = style.direction === "column" ? cross : main;
+  const childrenHeight = style.direction === "column" ? main : cross;
+  let width = Math.max(header.width, childrenWidth);
+  let height = header.height + childrenHeight;
+  if (counted > 0 || !isEmpty(header)) {
+    width += inset;
+    height += inset;
+  }
+  if (style.width !== undefined) width = style.width;
+  if (style.height !== undefined) height = style.height;
+  // A column holding something that grows (a scroll view) grows too, so the room reaches it.
+  element.grows = style.grow > 0
+    ? style.grow
+    : style.direction === "column" && childGrows && style.height === undefined
+    ? 1
+    : 0;
+  element.natural = { width, height };
+  return element.natural;
+}
+
+/**
+ * Places `element` at `x`, `y` (relative to its parent element) with the given size. `baseX`,
+ * `baseY` are the offset of the parent element from the nearest semantic ancestor's origin.
+ */
+export function place(
+  element: Element,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  baseX: number,
+  baseY: number,
+): void {
+  const box = element.box;
+  const sameBox = box.x === x && box.y === y && box.width === width && box.height === height;
+  const sameBase = element.placedBase.x === baseX && element.placedBase.y === baseY;
+  if (sameBox && sameBase && !element.placementDirty) return;
+  if (!sameBox) element.box = { x, y, width, height };
+  element.placedBase = { x: baseX, y: baseY };
+  element.placementDirty = false;
+
+  let childBaseX = baseX + x;
+  let childBaseY = baseY + y;
+  if (element.node !== null) {
+    element.host.tree.setBounds(element.node, { x: baseX + x, y: baseY + y, width, height });
+    childBaseX = 0;
+    childBaseY = 0;
+  }
+  placeChildren(element, width, height, childBaseX, childBaseY);
+}
+
+function placeChildren(
+  element: Element,
+  width: number,
+  height: number,
+  baseX: number,
+  baseY: number,
+): void {
+  const style = element.style;
+  const frame = style.padding + (style.border ? 1 : 0);
+  const header = element.measureContent?.() ?? EMPTY;
+  const left = frame;
+  const top = frame + header.height;
+  const innerWidth = Math.max(0, width - 2 * frame);
+  const innerHeight = Math.max(0, height - 2 * frame - header.height);
+  const column = style.direction === "column";
+  const scroll = element.behavior.scroll !== undefined ? element.scroll : { x: 0, y: 0 };
+
+  // Spare room along the direction goes to children that grow, by their shares.
+  let used = 0;
+  let shares = 0;
+  let counted = 0;
+  for (const child of element.children) {
+    if (child.style.overlay) continue;
+    const size = naturalSize(child);
+    if (isEmpty(size) && child.grows === 0) continue;
+    used += (column ? size.height : size.width) + (counted > 0 ? style.gap : 0);
+    shares += child.grows;
+    counted++;
+  }
+  const room = (column ? innerHeight : innerWidth) - used;
+  let spare = Math.max(0, room);
+  let over = Math.min(0, room); // negative: growing children give way first
+
+  let offset = 0;
+  counted = 0;
+  for (const child of element.children) {
+    if (child.style.overlay) continue;
+    const size = naturalSize(child);
+    if (isEmpty(size) && child.grows === 0) {
+      place(child, left, top, 0, 0, baseX, baseY);
+      continue;
+    }
+    if (counted > 0) offset += style.gap;
+    counted++;
+    let main = column ? size.height : size.width;
+    if (child.grows > 0 && shares > 0) {
+      const extra = Math.floor((spare * child.grows) / shares);
+      main += extra;
+      spare -= extra;
+      shares -= child.grows;
+      if (over < 0) {
+        const give = Math.min(main - 1, -over);
+        main -= give;
+        over += give;
+      }
+    }
+    const cross = column ? Math.min(size.width, innerWidth || size.width) : size.height;
+    if (column) {
+      place(child, left - scroll.x, top + offset - scroll.y, cross, main, baseX, baseY);
+    } else {
+      place(child, left + offset - scroll.x, top - scroll.y, main, cross, baseX, baseY);
+    }
+    offset += main;
+  }
+}
+
+/** Places overlays (dialogs), centred in a window of the given size. */
+export function placeOverlays(overlays: Iterable<Element>, width: number, height: number): void {
+  for (const element of overlays) {
+    if (!element.mounted || element.parent === null) continue;
+    const size = naturalSize(element);
+    const w = Math.min(size.width, width);
+    const h = Math.min(size.height, height);
+    // Centred in window coordinates, then made relative to the parent element.
+    const origin = elementOrigin(element.parent);
+    const base = semanticBase(element);
+    place(
+      element,
+      Math.floor((width - w) / 2) - origin.x,
+      Math.floor((height - h) / 2) - origin.y,
+      w,
+      h,
+      base.x,
+      base.y,
+    );
+  }
+}
+
+/** The window coordinates of an element's top-left corner. */
+export function elementOrigin(element: Element): { x: number; y: number } {
+  let x = 0;
+  let y = 0;
+  for (let current: Element | null = element; current !== null; current = current.parent) {
+    x += current.box.x;
+    y += current.box.y;
+  }
+  return { x, y };
+}
+
+/** The offset of an element's parent from the origin of its nearest semantic ancestor. */
+function semanticBase(element: Element): { x: number; y: number } {
+  let x = 0;
+  let y = 0;
+  for (let current = element.parent; current !== null; current = current.parent) {
+    if (current.node !== null) return { x, y };
+    x += current.box.x;
+    y += current.box.y;
+  }
+  return { x, y };
+}
+
+/**
+ * Lays out the tree under the window element `root` in a window of `width` by `height`
+ * cells, doing only the work that marked elements need.
+ */
+export function layoutWindow(
+  root: Element,
+  width: number,
+  height: number,
+  overlays: Iterable<Element> = [],
+): void {
+  naturalSize(root);
+  place(root, 0, 0, width, height, 0, 0);
+  placeOverlays(overlays, width, height);
+}

@@ -1,0 +1,33 @@
+/**
+ * CrownUI for Deno: a reactive terminal UI whose semantic tree people, screen readers, tests
+ * and AI agents all use. Build a root component, then `run()` it:
+ *
+ * ```ts ignore
+ * import { AppConfig, bind, button, component, row, run, text } from "./runtime/mod.ts";
+ *
+ * await run(
+ *   component((cx) => {
+ *     const count = cx.signal(0, { name: "count" });
+ *     return row(
+ *       button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+ *       text(bind((rt) => `Count: ${count.get(rt)}`)),
+ *     );
+ *   }),
+ *   new AppConfig("Counter").mcp(true),
+ * );
+ * ```
+ *
+ * @module
+ */
+
+export * from "./ui/mod.ts";
+export { type Ctx, Memo, type Readable, Signal, type SignalOptions } from "./reactive/mod.ts";
+export { AppConfig, type AppSettings } from "./app/config.ts";
+export { App, type FrameTiming } from "./app/app.ts";
+export type { Renderer, RenderSource } from "./app/renderer.ts";
+export { type InspectSnapshot, inspectSnapshot } from "./app/inspect.ts";
+export { type Action, ActionError, type ActionErrorKind } from "./input/action.ts";
+export { type Keybind, parseKeybind } from "./input/keybind.ts";
+export type { NodeQuery, QueryMatch, Role, State, TreeJson, TreeUpdate } from "./semantics/mod.ts";
+export { HeadlessRenderer } from "./render/headless.ts";
+export { chooseRenderer, run } from "./run.ts";

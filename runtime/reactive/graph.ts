@@ -1,0 +1,322 @@
+/**
+ * The reactive graph: signals (producers), memos (producers that are also consumers) and
+ * effects (consumers), owned by scopes that dispose them. Plain data and plain functions; the
+ * public `Signal` and `Cx` classes are a thin checked layer on top.
+ *
+ * Vocabulary: a *producer* has a `version` that increases when its value changes; a
+ * *consumer* records the producers it read (`sources`, with the version it saw) and has a
+ * `state`. A write marks direct consumers `DIRTY` and their transitive consumers `CHECK`.
+ * Effects are not run on write: they are queued on their runtime, which schedules a flush
+ * (the app's next frame). Memos are pulled: reading one brings it up to date first. That
+ * makes every write batched until the frame, and reads always fresh.
+ *
+ * @module
+ */
+
+/** A consumer whose sources have not changed since it last ran. */
+export const CLEAN = 0;
+/** A consumer one of whose sources may have changed (a memo upstream was marked). */
+export const CHECK = 1;
+/** A consumer one of whose sources has changed. */
+export const DIRTY = 2;
+/** A memo that is running now; reading it again means a cycle. */
+export const COMPUTING = 3;
+/** A consumer that was disposed and never runs again. */
+export const DISPOSED = 4;
+
+/** The state of a consumer: one of the marker values above. */
+export type ConsumerState = 0 | 1 | 2 | 3 | 4;
+
+/** Something whose value can change: a signal or a memo. */
+export interface Producer {
+  /** Increases each time the value changes. */
+  version: number;
+  /** Consumers that read this producer on their last run. */
+  observers: Set<Consumer>;
+}
+
+/** Something that reads producers and runs again when they change: a memo or an effect. */
+export interface Consumer {
+  state: ConsumerState;
+  /** Producers read on the last run, with the version each had then. */
+  sources: Map<Producer, number>;
+  /** The runtime whose queue this consumer is scheduled on. */
+  runtime: ReactiveRuntime;
+  /** True for effects (queued on change), false for memos (pulled on read). */
+  isEffect: boolean;
+  /** Brings the consumer up to date. */
+  update(): void;
+  /** Marks the consumer's own consumers CHECK (memos only). */
+  markObservers?(): void;
+}
+
+/** One mutable value in the graph. */
+export interface SignalNode<T> extends Producer {
+  value: T;
+  readonly id: number;
+  readonly name: string | undefined;
+  readonly equals: (a: T, b: T) => boolean;
+  /** Set when the value feeds a secure node: inspection then never shows it. */
+  secret: boolean;
+  disposed: boolean;
+}
+
+/**
+ * A unit of disposal: what a component owns. Disposing an owner disposes its children first,
+ * then its consumers, then runs its cleanups in reverse order of registration.
+ */
+export class Owner {
+  readonly parent: Owner | null;
+  readonly runtime: ReactiveRuntime;
+  readonly children = new Set<Owner>();
+  readonly consumers: Consumer[] = [];
+  readonly signals: SignalNode<unknown>[] = [];
+  readonly cleanups: (() => void)[] = [];
+  disposed = false;
+
+  constructor(runtime: ReactiveRuntime, parent: Owner | null) {
+    this.runtime = runtime;
+    this.parent = parent;
+    parent?.children.add(this);
+  }
+}
+
+/**
+ * The effect queue and live-signal registry of one app. `onSchedule` is called once per
+ * batch of writes, when the queue goes from empty to non-empty; the app requests a frame.
+ */
+export class ReactiveRuntime {
+  readonly queue: Consumer[] = [];
+  readonly signals = new Set<SignalNode<unknown>>();
+  onSchedule: () => void;
+  #nextSignalId = 1;
+
+  constructor(onSchedule: () => void = () => {}) {
+    this.onSchedule = onSchedule;
+  }
+
+  /** Returns the next signal id; ids are never reused. */
+  nextSignalId(): number {
+    return this.#nextSignalId++;
+  }
+
+  /** Queues an effect to run at the next flush. */
+  enqueue(effect: Consumer): void {
+    const wasEmpty = this.queue.length === 0;
+    this.queue.push(effect);
+    if (wasEmpty) this.onSchedule();
+  }
+
+  /** True when effects are waiting to run. */
+  get pending(): boolean {
+    return this.queue.length > 0;
+  }
+
+  /**
+   * Runs queued effects until none are left. An effect that keeps re-queueing itself is a
+   * cycle: after `maxRounds` rounds the flush stops with an error.
+   */
+  flush(maxRounds = 100): void {
+    let rounds = 0;
+    while (this.queue.length > 0) {
+      if (++rounds > maxRounds) {
+        // Drop the runs, not the effects: marked CLEAN again, they run at their next change.
+        for (const effect of this.queue.splice(0)) {
+          if (effect.state !== DISPOSED) effect.state = CLEAN;
+        }
+        throw new Error(
+          `effects kept changing signals they read: stopped after ${maxRounds} rounds`,
+        );
+      }
+      const batch = this.queue.splice(0, this.queue.length);
+      for (const effect of batch) effect.update();
+    }
+  }
+}
+
+let currentObserver: Consumer | null = null;
+let currentOwner: Owner | null = null;
+let inMemo = 0;
+
+/** The consumer that is running now, whose reads are tracked. */
+export function getObserver(): Consumer | null {
+  return currentObserver;
+}
+
+/** The owner that is current now: new signals, effects and cleanups belong to it. */
+export function getOwner(): Owner | null {
+  return currentOwner;
+}
+
+/** Runs `fn` with `owner` as the current owner and no observer (reads are not tracked). */
+export function runWithOwner<T>(owner: Owner | null, fn: () => T): T {
+  const previousOwner = currentOwner;
+  const previousObserver = currentObserver;
+  currentOwner = owner;
+  currentObserver = null;
+  try {
+    return fn();
+  } finally {
+    currentOwner = previousOwner;
+    currentObserver = previousObserver;
+  }
+}
+
+/** Runs `fn` without tracking the signals it reads. */
+export function untracked<T>(fn: () => T): T {
+  const previous = currentObserver;
+  currentObserver = null;
+  try {
+    return fn();
+  } finally {
+    currentObserver = previous;
+  }
+}
+
+/** Creates a signal node owned by `owner` and registered with its runtime. */
+export function createSignalNode<T>(
+  owner: Owner,
+  value: T,
+  name?: string,
+  equals: (a: T, b: T) => boolean = Object.is,
+): SignalNode<T> {
+  const node: SignalNode<T> = {
+    value,
+    id: owner.runtime.nextSignalId(),
+    name,
+    equals,
+    version: 0,
+    observers: new Set(),
+    secret: false,
+    disposed: false,
+  };
+  owner.signals.push(node as SignalNode<unknown>);
+  owner.runtime.signals.add(node as SignalNode<unknown>);
+  return node;
+}
+
+/** Records that the current observer read `producer`. */
+export function track(producer: Producer): void {
+  // A consumer disposed while running (it disposed its own owner) must not observe again.
+  if (currentObserver === null || currentObserver.state === DISPOSED) return;
+  currentObserver.sources.set(producer, producer.version);
+  producer.observers.add(currentObserver);
+}
+
+/** Reads a signal, tracking it. */
+export function readSignal<T>(node: SignalNode<T>): T {
+  track(node);
+  return node.value;
+}
+
+/** Throws when a memo is computing now: memos derive values and must not write signals. */
+export function assertWriteAllowed(): void {
+  if (inMemo > 0) {
+    throw new Error("writing a signal inside a memo is not allowed: use an effect");
+  }
+}
+
+/** Writes a signal; does nothing when the new value equals the old one. */
+export function writeSignal<T>(node: SignalNode<T>, value: T): void {
+  // Checked before the value is stored, so a refused write leaves the signal as it was.
+  assertWriteAllowed();
+  if (node.equals(node.value, value)) return;
+  node.value = value;
+  notifyChanged(node);
+}
+
+/** Tells consumers that a producer's value changed (after an in-place mutation, say). */
+export function notifyChanged(producer: Producer): void {
+  assertWriteAllowed();
+  producer.version++;
+  for (const observer of producer.observers) mark(observer, DIRTY);
+}
+
+function mark(consumer: Consumer, state: typeof CHECK | typeof DIRTY): void {
+  if (consumer.state === DISPOSED || consumer.state === COMPUTING) return;
+  const wasClean = consumer.state === CLEAN;
+  if (consumer.state < state) consumer.state = state;
+  if (!wasClean) return;
+  if (consumer.isEffect) consumer.runtime.enqueue(consumer);
+  else consumer.markObservers?.();
+}
+
+/** Marks every observer of a memo as possibly stale. */
+export function markObserversCheck(producer: Producer): void {
+  for (const observer of producer.observers) mark(observer, CHECK);
+}
+
+/**
+ * Decides whether a consumer in state CHECK really needs to run: brings each memo source up
+ * to date and compares its version with the one recorded.
+ */
+export function sourcesChanged(consumer: Consumer): boolean {
+  for (const [source, seenVersion] of consumer.sources) {
+    const memo = source as Partial<Consumer> & Producer;
+    if (typeof memo.update === "function" && memo.isEffect === false) memo.update();
+    if (source.version !== seenVersion) return true;
+  }
+  return false;
+}
+
+/** Forgets the sources of a consumer before it runs again (they are tracked anew). */
+export function clearSources(consumer: Consumer): void {
+  for (const source of consumer.sources.keys()) source.observers.delete(consumer);
+  consumer.sources.clear();
+}
+
+/** Runs `fn` as `consumer`, tracking what it reads. */
+export function runTracked<T>(consumer: Consumer, owner: Owner | null, fn: () => T): T {
+  const previousObserver = currentObserver;
+  const previousOwner = currentOwner;
+  currentObserver = consumer;
+  currentOwner = owner;
+  if (!consumer.isEffect) inMemo++;
+  try {
+    return fn();
+  } finally {
+    if (!consumer.isEffect) inMemo--;
+    currentObserver = previousObserver;
+    currentOwner = previousOwner;
+  }
+}
+
+/** Disposes an owner: children, then consumers and signals, then cleanups (last first). */
+export function disposeOwner(owner: Owner): void {
+  if (owner.disposed) return;
+  owner.disposed = true;
+  const errors: unknown[] = [];
+  // A child whose cleanup fails is disposed all the same; its error must not stop the rest.
+  for (const child of [...owner.children]) {
+    try {
+      disposeOwner(child);
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  owner.children.clear();
+  for (const consumer of owner.consumers) disposeConsumer(consumer);
+  owner.consumers.length = 0;
+  for (const signal of owner.signals) {
+    signal.disposed = true;
+    owner.runtime.signals.delete(signal);
+  }
+  owner.signals.length = 0;
+  for (let i = owner.cleanups.length - 1; i >= 0; i--) {
+    try {
+      owner.cleanups[i]!();
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  owner.cleanups.length = 0;
+  owner.parent?.children.delete(owner);
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, "several cleanups failed");
+}
+
+/** Disposes one consumer: it stops observing and never runs again. */
+export function disposeConsumer(consumer: Consumer): void {
+  clearSources(consumer);
+  consumer.state = DISPOSED;
+}

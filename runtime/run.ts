@@ -1,0 +1,66 @@
+/**
+ * `run()`: starts an app and returns when it quits. Picks the renderer (headless when there
+ * is no terminal, or as `CROWNUI_RENDERER` says), runs frames as signals change, and quits
+ * on SIGINT or SIGTERM or when the app calls `rt.quit()`.
+ *
+ * @module
+ */
+
+import { App } from "./app/app.ts";
+import { AppConfig } from "./app/config.ts";
+import { log } from "./app/log.ts";
+import type { Renderer } from "./app/renderer.ts";
+import { HeadlessRenderer } from "./render/headless.ts";
+import type { View } from "./ui/view.ts";
+
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch (error) {
+    if (error instanceof Deno.errors.PermissionDenied) return undefined;
+    throw error;
+  }
+}
+
+/** Chooses the renderer: `CROWNUI_RENDERER` if set, else headless (terminal arrives later). */
+export function chooseRenderer(): Renderer {
+  const wanted = readEnv("CROWNUI_RENDERER");
+  if (wanted !== undefined && wanted !== "" && wanted !== "headless") {
+    log(`CROWNUI_RENDERER=${wanted} is not available yet; using the headless renderer`);
+  }
+  return new HeadlessRenderer();
+}
+
+const QUIT_SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+
+/**
+ * Runs an app until it quits.
+ *
+ * @param root the root view, usually `component((cx) => ...)`
+ * @param config the title and options, as in `new AppConfig("Notes").mcp(true)`
+ */
+export async function run(root: View, config: AppConfig): Promise<void> {
+  if (!(config instanceof AppConfig)) {
+    throw new TypeError("run() takes a root view and an AppConfig, as in run(root, new AppConfig(\"Notes\"))");
+  }
+  const { title } = config.settings;
+  const renderer = chooseRenderer();
+  const app = new App(root, { title, renderer });
+  const quit = () => app.quit();
+  const listening: Deno.Signal[] = [];
+  for (const signal of QUIT_SIGNALS) {
+    try {
+      Deno.addSignalListener(signal, quit);
+      listening.push(signal);
+    } catch {
+      // Signals are not available on this platform; the app quits through rt.quit().
+    }
+  }
+  if (renderer.kind === "headless") log(`${title}: running headless; press Ctrl+C to quit`);
+  try {
+    await app.quitRequested;
+  } finally {
+    for (const signal of listening) Deno.removeSignalListener(signal, quit);
+    app.close();
+  }
+}

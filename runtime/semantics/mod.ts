@@ -1,0 +1,11 @@
+/**
+ * The semantic tree: nodes, revisions, tree text and JSON, query.
+ *
+ * @module
+ */
+
+export * from "./node.ts";
+export * from "./tree.ts";
+export * from "./tree_text.ts";
+export * from "./tree_json.ts";
+export * from "./query.ts";

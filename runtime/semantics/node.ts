@@ -1,0 +1,139 @@
+/**
+ * Semantic nodes: what a screen reader, a test or an agent knows of one widget. A node is plain
+ * data: role, name, value, states, bounds and children. Nothing here knows about widgets,
+ * rendering or MCP.
+ *
+ * @module
+ */
+
+/** The roles a node may have, in the snake_case the tree text uses. */
+export const ROLES = [
+  "window",
+  "group",
+  "text",
+  "heading",
+  "button",
+  "text_field",
+  "checkbox",
+  "switch",
+  "radio_button",
+  "slider",
+  "list",
+  "list_item",
+  "menu",
+  "menu_item",
+  "dialog",
+  "scroll_view",
+  "image",
+  "progress_bar",
+  "link",
+  "tab",
+  "tab_list",
+] as const;
+
+/** A node's role. */
+export type Role = typeof ROLES[number];
+
+const roleSet: ReadonlySet<string> = new Set(ROLES);
+
+/** True when `role` is one of {@link ROLES}. */
+export function isRole(role: string): role is Role {
+  return roleSet.has(role);
+}
+
+/** The states a node may have, in the order the tree text lists them. */
+export const STATES = [
+  "focused",
+  "checked",
+  "selected",
+  "expanded",
+  "collapsed",
+  "disabled",
+  "secure",
+  "hovered",
+] as const;
+
+/** One state of a node. */
+export type State = typeof STATES[number];
+
+/** The bit of each state in {@link SemanticNode.states}. */
+export const STATE_BIT: Readonly<Record<State, number>> = Object.fromEntries(
+  STATES.map((state, index) => [state, 1 << index]),
+) as Record<State, number>;
+
+/** Lists the states set in a bit mask, in tree-text order. */
+export function statesOf(mask: number): State[] {
+  const states: State[] = [];
+  for (let index = 0; index < STATES.length; index++) {
+    if (mask & (1 << index)) states.push(STATES[index]!);
+  }
+  return states;
+}
+
+/** A rectangle in terminal cells. */
+export interface Bounds {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The bounds of a node that has not been laid out yet. */
+export const NO_BOUNDS: Bounds = Object.freeze({ x: 0, y: 0, width: 0, height: 0 });
+
+/**
+ * One node of the semantic tree. Fields are written only through {@link SemanticTree} so that
+ * each change is recorded for the frame's revision.
+ */
+export class SemanticNode {
+  /** Unique for the life of the app; never reused. */
+  readonly id: number;
+  role: Role;
+  /** The accessible name; undefined when the node has none. */
+  name: string | undefined = undefined;
+  /** The current value (a text field's text, a slider's number); never set on secure nodes. */
+  value: string | undefined = undefined;
+  /** A bit mask of {@link STATE_BIT}. */
+  states = 0;
+  /** Position relative to the parent node's top-left corner, and size, in cells. */
+  bounds: Bounds = NO_BOUNDS;
+  parent: SemanticNode | null = null;
+  children: SemanticNode[] = [];
+  /** False once the node has been removed from its tree. */
+  attached = true;
+
+  constructor(id: number, role: Role) {
+    this.id = id;
+    this.role = role;
+  }
+
+  /** True when the node has `state`. */
+  has(state: State): boolean {
+    return (this.states & STATE_BIT[state]) !== 0;
+  }
+}
+
+/** A node as plain JSON-ready data: what travels to the agent thread and into `ui://tree.json`. */
+export interface NodeData {
+  id: number;
+  role: Role;
+  name?: string;
+  value?: string;
+  states: State[];
+  bounds: Bounds;
+  children: number[];
+}
+
+/** Copies a node into plain data. A secure node's value is never copied. */
+export function nodeData(node: SemanticNode): NodeData {
+  const data: NodeData = {
+    id: node.id,
+    role: node.role,
+    states: statesOf(node.states),
+    bounds: node.bounds,
+    children: node.children.map((child) => child.id),
+  };
+  if (node.name !== undefined) data.name = node.name;
+  if (node.value !== undefined && !node.has("secure")) data.value = node.value;
+  return data;
+}

@@ -1,0 +1,133 @@
+/**
+ * A Testing-Library-style harness: render a component headless, read its tree, query nodes
+ * and act on them exactly as agents do, without sockets.
+ *
+ * @example
+ * ```ts ignore
+ * const app = await render(counter, { title: "Counter" });
+ * const [plus] = app.query({ role: "button", name: "+1" });
+ * await app.act(plus.id, { action: "click" });
+ * assert.match(app.tree(), /text "Count: 1"/);
+ * await app.close();
+ * ```
+ *
+ * @module
+ */
+
+import { App } from "./app/app.ts";
+import { type InspectSnapshot, inspectSnapshot } from "./app/inspect.ts";
+import type { Action } from "./input/action.ts";
+import { HeadlessRenderer } from "./render/headless.ts";
+import { formatTree, type NodeQuery, type QueryMatch, queryTree } from "./semantics/mod.ts";
+import type { AppTool } from "./ui/tools.ts";
+import type { View } from "./ui/view.ts";
+
+/** What `render()` takes besides the root. */
+export interface RenderOptions {
+  /** The window title (and the window node's name); "Test" by default. */
+  title?: string;
+  /** The window size in cells; 80 by 24 by default. */
+  width?: number;
+  height?: number;
+}
+
+/** A rendered app under test. */
+export interface TestApp {
+  /** The app itself, for what the harness does not wrap. */
+  readonly app: App;
+  /** The current revision. */
+  readonly revision: number;
+  /** The tree as indented text, exactly as `ui_tree` gives it. */
+  tree(): string;
+  /** The nodes that match, in tree order. */
+  query(query: NodeQuery): QueryMatch[];
+  /** The one node that matches; throws listing the matches when there are none or several. */
+  get(query: NodeQuery): QueryMatch;
+  /**
+   * Acts on node `id` as an agent does, at `revision` (the current one when omitted); returns
+   * the revision after the frame the action caused. Throws ActionError with the contract's
+   * messages.
+   */
+  act(id: number, action: Action, revision?: number): Promise<number>;
+  /** Acts as the person at the keyboard does: like `act`, but secure fields accept typing. */
+  userAct(id: number, action: Action): Promise<number>;
+  /** The inspect snapshot (tree, layout, signals, frames). */
+  snapshot(): InspectSnapshot;
+  /** The app tools registered now. */
+  tools(): AppTool[];
+  /** Calls an app tool's handler with `args` and runs the frame it caused; returns its result. */
+  callTool(name: string, args?: Record<string, unknown>): Promise<string>;
+  /** Runs pending frames until none is left (after async handlers, timers). */
+  settle(): Promise<void>;
+  /** Unmounts the app: cleanups run, tools go. */
+  close(): Promise<void>;
+}
+
+/** Renders `root` headless and returns a handle to drive it. */
+export function render(root: View, options: RenderOptions = {}): Promise<TestApp> {
+  const app = new App(root, {
+    title: options.title ?? "Test",
+    renderer: new HeadlessRenderer(options.width, options.height),
+  });
+  const query = (q: NodeQuery) => {
+    if (app.framePending) app.frame();
+    return queryTree(app.tree.root, q);
+  };
+  const testApp: TestApp = {
+    app,
+    get revision() {
+      if (app.framePending) app.frame();
+      return app.tree.revision;
+    },
+    tree() {
+      if (app.framePending) app.frame();
+      return formatTree(app.tree.root);
+    },
+    query,
+    get(q) {
+      const matches = query(q);
+      if (matches.length === 1) return matches[0]!;
+      const listed = matches.map((m) => `#${m.id} ${m.path}`).join("; ");
+      throw new Error(
+        `expected exactly one node for ${JSON.stringify(q)}, found ${matches.length}${
+          listed ? `: ${listed}` : ""
+        }`,
+      );
+    },
+    act(id, action, revision) {
+      return Promise.resolve().then(() => app.act(id, action, revision, "agent"));
+    },
+    userAct(id, action) {
+      return Promise.resolve().then(() => app.act(id, action, undefined, "user"));
+    },
+    snapshot() {
+      if (app.framePending) app.frame();
+      return inspectSnapshot(app);
+    },
+    tools() {
+      return app.tools.list();
+    },
+    async callTool(name, args = {}) {
+      const tool = app.tools.get(name);
+      if (tool === undefined) throw new Error(`no tool named ${JSON.stringify(name)}`);
+      const result = await tool.handler(app.rt, JSON.stringify(args));
+      app.frame();
+      return result;
+    },
+    async settle() {
+      for (let round = 0; round < 100 && app.framePending; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (app.framePending) app.frame();
+      }
+    },
+    close() {
+      app.close();
+      return Promise.resolve();
+    },
+  };
+  return Promise.resolve(testApp);
+}
+
+export type { Action } from "./input/action.ts";
+export { ActionError } from "./input/action.ts";
+export type { NodeQuery, QueryMatch } from "./semantics/mod.ts";

@@ -1,0 +1,135 @@
+/**
+ * Components and their `cx`: a component is a function run once at mount that creates its
+ * state (signals, memos, effects, tools) and returns the view to show. Everything it creates
+ * belongs to its scope and goes away when it unmounts.
+ *
+ * @module
+ */
+
+import {
+  type Ctx,
+  ctxBrand,
+  EffectNode,
+  Memo,
+  type Owner,
+  runWithOwner,
+  Signal,
+  type SignalOptions,
+} from "../reactive/mod.ts";
+import type { Element, Host } from "./element.ts";
+import type { Rt } from "./rt.ts";
+import type { AppTool } from "./tools.ts";
+import { type MountContext, View } from "./view.ts";
+import { Owner as OwnerClass } from "../reactive/mod.ts";
+
+/** A component's context: creates state owned by the component, and is a ctx for signals. */
+export class Cx implements Ctx {
+  /** Marks this object as a ctx. */
+  readonly [ctxBrand] = true as const;
+  readonly #owner: Owner;
+  readonly #host: Host;
+
+  /** Made by `component()` at mount; apps receive it. */
+  constructor(owner: Owner, host: Host) {
+    this.#owner = owner;
+    this.#host = host;
+  }
+
+  #alive(method: string): Owner {
+    if (this.#owner.disposed) {
+      throw new Error(`cx.${method}() was called after the component unmounted`);
+    }
+    return this.#owner;
+  }
+
+  /** The runtime handle, for code that outlives the component's setup. */
+  get rt(): Rt {
+    return this.#host.rt;
+  }
+
+  /** Creates a signal owned by the component. */
+  signal<T>(initial: T, options: SignalOptions<T> = {}): Signal<T> {
+    return new Signal(this.#alive("signal"), initial, options);
+  }
+
+  /** Creates a memo: a derived value computed on read and cached until its sources change. */
+  memo<T>(fn: (rt: Rt) => T, options: { equals?: (a: T, b: T) => boolean } = {}): Memo<T> {
+    const rt = this.#host.rt;
+    return new Memo(this.#alive("memo"), () => fn(rt), options.equals);
+  }
+
+  /** Runs `fn` now and again at each frame after a signal it read changed. */
+  effect(fn: (rt: Rt) => void): void {
+    const owner = this.#alive("effect");
+    const rt = this.#host.rt;
+    const effect = new EffectNode(
+      owner,
+      () => fn(rt),
+      (error) => this.#host.reportError(error, "an effect"),
+    );
+    effect.update();
+  }
+
+  /** Runs `fn` when the component unmounts (or the app closes). */
+  onCleanup(fn: () => void): void {
+    this.#alive("onCleanup").cleanups.push(fn);
+  }
+
+  /**
+   * Registers a tool for agents for as long as the component is mounted. Registering the
+   * same name again replaces the earlier tool.
+   */
+  registerTool(tool: AppTool): void {
+    const owner = this.#alive("registerTool");
+    owner.cleanups.push(this.#host.tools.register(tool));
+  }
+}
+
+/** A component: a view whose setup function runs once per mount. */
+export class Component extends View {
+  readonly #setup: (cx: Cx) => View;
+
+  /** Apps call `component()` instead. */
+  constructor(setup: (cx: Cx) => View) {
+    super();
+    this.#setup = setup;
+  }
+
+  /** Runs the setup in a new scope and mounts the view it returns. */
+  mount(context: MountContext): Element {
+    const owner = new OwnerClass(context.host.runtime, context.owner);
+    const cx = new Cx(owner, context.host);
+    return runWithOwner(owner, () => {
+      const view = this.#setup(cx);
+      if (!(view instanceof View)) {
+        throw new TypeError(
+          `a component must return a view (text(), column(), ...), got ${describe(view)}`,
+        );
+      }
+      return view.mount({ host: context.host, owner });
+    });
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "object") return value.constructor?.name ?? "an object";
+  return typeof value;
+}
+
+/**
+ * Makes a component from a setup function. The setup runs once each time the component
+ * mounts; a component is itself a view, so components nest.
+ *
+ * @example
+ * ```ts ignore
+ * const counter = component((cx) => {
+ *   const count = cx.signal(0);
+ *   return row(button("+1", (rt) => count.update(rt, () => {})), text(bind((rt) => `${count.get(rt)}`)));
+ * });
+ * ```
+ */
+export function component(setup: (cx: Cx) => View): Component {
+  if (typeof setup !== "function") throw new TypeError("component() takes a function (cx) => view");
+  return new Component(setup);
+}

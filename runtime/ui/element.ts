@@ -1,0 +1,193 @@
+/**
+ * Elements: the mounted widgets of an app. Every element has a layout box; an element with a
+ * role also has a semantic node, so agents and screen readers see it. An element without a
+ * role (a row, a column, a custom widget nobody named) is transparent: its children's nodes
+ * hang from the nearest ancestor that has one.
+ *
+ * @module
+ */
+
+import type { Keybind } from "../input/keybind.ts";
+import type { Owner, ReactiveRuntime } from "../reactive/mod.ts";
+import type { Bounds, SemanticNode, SemanticTree } from "../semantics/mod.ts";
+import type { Rt } from "./rt.ts";
+import type { ToolRegistry } from "./tools.ts";
+
+/** A width and a height in cells. */
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/** How an element lays out its children. */
+export interface LayoutStyle {
+  /** `column` stacks children top to bottom, `row` left to right. */
+  direction: "row" | "column";
+  /** Empty cells between children. */
+  gap: number;
+  /** Empty cells inside the edge, on every side. */
+  padding: number;
+  /** A one-cell frame inside the edge (dialogs). */
+  border: boolean;
+  /** A fixed width or height instead of the natural one. */
+  width?: number | undefined;
+  height?: number | undefined;
+  /** A share of the parent's spare room along its direction; 0 takes none. */
+  grow: number;
+  /** Laid out above the window's content, centred, instead of in the parent's flow. */
+  overlay: boolean;
+}
+
+/** The input an element handles. Handlers receive the app's `rt`. */
+export interface Behavior {
+  /** Whether Tab and clicks can focus it. */
+  focusable?: boolean;
+  /** A click, or Enter or Space while it has focus. */
+  activate?(rt: Rt): void;
+  /** The double-click event that follows two clicks. */
+  doubleClick?(rt: Rt): void;
+  /** A key while it has focus; returns true when handled (else the key goes to the parent). */
+  key?(keybind: Keybind, rt: Rt): boolean;
+  /** Typed text while it has focus (text fields). */
+  insertText?(text: string, rt: Rt): void;
+  /** Scrolls by a delta in cells; returns true when the position moved or could move. */
+  scroll?(dx: number, dy: number): boolean;
+  /** Moves to a point in window cells (sliders). */
+  dragTo?(x: number, y: number, rt: Rt): void;
+  /** Called when the element gains or loses focus. */
+  focusChanged?(focused: boolean): void;
+}
+
+/** What elements need from the app they are mounted in. */
+export interface Host {
+  readonly tree: SemanticTree;
+  readonly runtime: ReactiveRuntime;
+  readonly tools: ToolRegistry;
+  readonly rt: Rt;
+  /** Records a new element, so that actions by node id can find it. */
+  registerElement(element: Element): void;
+  /** The element's natural size may have changed: lay it out at the next frame. */
+  markLayoutDirty(element: Element): void;
+  /** The element's children changed: rebuild the semantic children around it. */
+  markStructureDirty(element: Element): void;
+  /** The element and its subtree left the app: drop focus, hover and the like. */
+  elementRemoved(element: Element): void;
+  /** Moves focus to the element. */
+  focus(element: Element): void;
+  /** Lays the element out above the window's content (dialogs). */
+  addOverlay(element: Element): void;
+  /** Reports an error thrown by app code (a binding, a handler) without stopping the app. */
+  reportError(error: unknown, where: string): void;
+}
+
+const layoutDefaults: LayoutStyle = {
+  direction: "column",
+  gap: 0,
+  padding: 0,
+  border: false,
+  grow: 0,
+  overlay: false,
+};
+
+/** One mounted widget. */
+export class Element {
+  /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
+  readonly kind: string;
+  readonly host: Host;
+  /** The reactive scope its bindings live in. */
+  readonly owner: Owner;
+  parent: Element | null = null;
+  children: Element[] = [];
+  /** The semantic node, when the element has a role. */
+  readonly node: SemanticNode | null;
+  style: LayoutStyle;
+  behavior: Behavior = {};
+  /** Measures the element's own content (its label line), without children. */
+  measureContent: (() => Size) | null = null;
+  disabled = false;
+  secure = false;
+  /** Widget-specific state (text editing, slider range, list selection, ...). */
+  state: Record<string, unknown> = {};
+
+  // Layout results and caches, owned by the layout layer.
+  /** Position relative to the parent element, and size, in cells. */
+  box: Bounds = { x: 0, y: 0, width: 0, height: 0 };
+  /** The natural size, cached until the element or a descendant is marked dirty. */
+  natural: Size | null = null;
+  /** The share of spare room it takes: its own grow, or 1 for a column holding growth. */
+  grows = 0;
+  /** True when the children must be placed again. */
+  placementDirty = true;
+  /** The offset from the semantic parent's origin used at the last placement. */
+  placedBase = { x: Number.NaN, y: Number.NaN };
+  /** Scroll position of a scroll view, in cells. */
+  scroll = { x: 0, y: 0 };
+  /** False once removed from the app. */
+  mounted = true;
+
+  constructor(kind: string, host: Host, owner: Owner, node: SemanticNode | null) {
+    this.kind = kind;
+    this.host = host;
+    this.owner = owner;
+    this.node = node;
+    this.style = { ...layoutDefaults };
+  }
+
+  /** True when the element or an ancestor is disabled. */
+  get effectivelyDisabled(): boolean {
+    for (let element: Element | null = this; element !== null; element = element.parent) {
+      if (element.disabled) return true;
+    }
+    return false;
+  }
+
+  /** Appends a child element and tells the host. */
+  append(child: Element): void {
+    child.parent = this;
+    this.children.push(child);
+    this.host.markStructureDirty(this);
+    this.host.markLayoutDirty(this);
+  }
+
+  /** Replaces the children (a list reordering them, say) and tells the host. */
+  setChildren(children: Element[]): void {
+    for (const child of children) child.parent = this;
+    this.children = children;
+    this.host.markStructureDirty(this);
+    this.host.markLayoutDirty(this);
+  }
+
+  /**
+   * Removes a child and its subtree from the app: their semantic nodes leave the tree for
+   * good. The caller disposes the reactive scope that owned them.
+   */
+  removeChild(child: Element): void {
+    const index = this.children.indexOf(child);
+    if (index >= 0) this.children.splice(index, 1);
+    detach(child);
+    this.host.markStructureDirty(this);
+    this.host.markLayoutDirty(this);
+  }
+
+  /** The nearest ancestor-or-self that has a semantic node. */
+  get semanticElement(): Element | null {
+    for (let element: Element | null = this; element !== null; element = element.parent) {
+      if (element.node !== null) return element;
+    }
+    return null;
+  }
+}
+
+/** Takes an element out of the app: marks its subtree unmounted and removes its nodes. */
+export function detach(element: Element): void {
+  element.host.elementRemoved(element);
+  const stack = [element];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    current.mounted = false;
+    // Removing a node takes its whole semantic subtree; nested nodes are then already gone.
+    if (current.node !== null) current.host.tree.remove(current.node);
+    stack.push(...current.children);
+  }
+  element.parent = null;
+}

@@ -1,0 +1,156 @@
+/**
+ * The base of every built-in view: the modifiers all widgets share (`.secure()`,
+ * `.disabled()`, `.label()` and the layout ones) and the helpers that make an element.
+ *
+ * @module
+ */
+
+import { cellWidth } from "../layout/cell_width.ts";
+import type { Role } from "../semantics/mod.ts";
+import { Element, type LayoutStyle } from "./element.ts";
+import { follow, type MountContext, type Prop, View } from "./view.ts";
+
+/** Makes an element, with a semantic node when `role` is given. */
+export function createElement(context: MountContext, kind: string, role: Role | null): Element {
+  const node = role === null ? null : context.host.tree.createNode(role);
+  const element = new Element(kind, context.host, context.owner, node);
+  context.host.registerElement(element);
+  return element;
+}
+
+/** Sets the text an element draws on its own line and measures it by its width in cells. */
+export function setVisualLabel(element: Element, label: string): void {
+  if (element.state.visual === label) return;
+  element.state.visual = label;
+  element.host.markLayoutDirty(element);
+}
+
+/** Measures an element by its visual label plus `extra` cells (brackets, boxes). */
+export function measureVisualLabel(element: Element, extra = 0): void {
+  element.measureContent = () => ({
+    width: cellWidth(String(element.state.visual ?? "")) + extra,
+    height: 1,
+  });
+}
+
+/** Mounts views as an element's children. Strings become text. */
+export function mountChildren(
+  context: MountContext,
+  element: Element,
+  children: readonly View[],
+): void {
+  for (const child of children) {
+    if (!(child instanceof View)) {
+      throw new TypeError(
+        `a container's children must be views (text(), button(), ...), got ${typeof child}`,
+      );
+    }
+    element.append(child.mount(context));
+  }
+}
+
+/** A view with the modifiers every widget shares. */
+export abstract class WidgetView extends View {
+  #secure = false;
+  #disabled: Prop<boolean> | undefined;
+  #label: Prop<string> | undefined;
+  #style: Partial<LayoutStyle> = {};
+
+  /** Marks the widget secure: its value is never exposed, and agents may not type into it. */
+  secure(): this {
+    this.#secure = true;
+    return this;
+  }
+
+  /** Disables the widget (or enables it again); a disabled widget refuses every action. */
+  disabled(disabled: Prop<boolean> = true): this {
+    this.#disabled = disabled;
+    return this;
+  }
+
+  /** Gives the widget an accessible name other than the text it shows. */
+  label(name: Prop<string>): this {
+    this.#label = name;
+    return this;
+  }
+
+  /** Fixes the width in cells. */
+  width(cells: number): this {
+    this.#style.width = checkCells(cells, "width");
+    return this;
+  }
+
+  /** Fixes the height in cells. */
+  height(cells: number): this {
+    this.#style.height = checkCells(cells, "height");
+    return this;
+  }
+
+  /** Takes a share of the parent's spare room (1 by default). */
+  grow(share = 1): this {
+    this.#style.grow = checkCells(share, "grow");
+    return this;
+  }
+
+  /** Leaves empty cells inside the edge. */
+  padding(cells: number): this {
+    this.#style.padding = checkCells(cells, "padding");
+    return this;
+  }
+
+  /** Leaves empty cells between children. */
+  gap(cells: number): this {
+    this.#style.gap = checkCells(cells, "gap");
+    return this;
+  }
+
+  /** True when `.secure()` was called. */
+  protected get isSecure(): boolean {
+    return this.#secure;
+  }
+
+  /** The name to use: the `.label()` override if any, else the widget's own. */
+  protected nameProp(own: Prop<string> | undefined): Prop<string> | undefined {
+    return this.#label ?? own;
+  }
+
+  /** Builds the element; modifiers are applied after. */
+  protected abstract build(context: MountContext): Element;
+
+  /** Mounts the widget and applies the shared modifiers. */
+  mount(context: MountContext): Element {
+    const element = this.build(context);
+    Object.assign(element.style, this.#style);
+    const { node } = element;
+    const tree = context.host.tree;
+    if (this.#secure) {
+      element.secure = true;
+      if (node !== null) tree.setState(node, "secure", true);
+    }
+    if (this.#disabled !== undefined) {
+      follow(context, this.#disabled, (disabled) => {
+        element.disabled = Boolean(disabled);
+        if (node !== null) tree.setState(node, "disabled", Boolean(disabled));
+      }, "a disabled binding");
+    }
+    return element;
+  }
+}
+
+function checkCells(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new RangeError(`${what} must be a whole number of cells, 0 or more, got ${value}`);
+  }
+  return value;
+}
+
+/** Follows a name property onto an element's node. */
+export function followName(
+  context: MountContext,
+  element: Element,
+  name: Prop<string> | undefined,
+): void {
+  const node = element.node;
+  if (name === undefined || node === null) return;
+  follow(context, name, (value) => context.host.tree.setName(node, String(value)), "a name binding");
+}
