@@ -137,10 +137,10 @@ export function isCharacterKey(key: string): boolean {
  */
 export function parseKeybind(text: string): Keybind {
   if (typeof text !== "string") {
-    throw new TypeError(`Invalid keybind: expected a string, got ${typeof text}`);
+    throw new TypeError(`invalid keybind: expected a string, got ${typeof text}`);
   }
   const fail = (reason: string): never => {
-    throw new TypeError(`Invalid keybind ${JSON.stringify(text)}: ${reason}`);
+    throw new TypeError(`invalid keybind ${JSON.stringify(text)}: ${reason}`);
   };
   if (trimSpaces(text) === "" && text !== " ") fail(`the text is empty; ${KEY_HINT}`);
 

@@ -115,49 +115,49 @@ Deno.test("parseKeybind() keys", async (t) => {
 
 Deno.test("parseKeybind() errors", async (t) => {
   await t.step("parseKeybind() rejects empty text", () => {
-    assertInvalid("", `Invalid keybind "": the text is empty; ${KEY_HINT}`);
-    assertInvalid("   ", `Invalid keybind "   ": the text is empty; ${KEY_HINT}`);
+    assertInvalid("", `invalid keybind "": the text is empty; ${KEY_HINT}`);
+    assertInvalid("   ", `invalid keybind "   ": the text is empty; ${KEY_HINT}`);
   });
 
   await t.step("parseKeybind() rejects an unknown key name", () => {
-    assertInvalid("Ctrl+Foo", `Invalid keybind "Ctrl+Foo": unknown key "Foo"; ${KEY_HINT}`);
-    assertInvalid("F13", `Invalid keybind "F13": unknown key "F13"; ${KEY_HINT}`);
-    assertInvalid("ab", `Invalid keybind "ab": unknown key "ab"; ${KEY_HINT}`);
+    assertInvalid("Ctrl+Foo", `invalid keybind "Ctrl+Foo": unknown key "Foo"; ${KEY_HINT}`);
+    assertInvalid("F13", `invalid keybind "F13": unknown key "F13"; ${KEY_HINT}`);
+    assertInvalid("ab", `invalid keybind "ab": unknown key "ab"; ${KEY_HINT}`);
   });
 
   await t.step("parseKeybind() rejects a control character as a key", () => {
-    assertInvalid("\t", `Invalid keybind "\\t": unknown key "\\t"; ${KEY_HINT}`);
+    assertInvalid("\t", `invalid keybind "\\t": unknown key "\\t"; ${KEY_HINT}`);
     assert.throws(() => parseKeybind("Ctrl+\x1b"), TypeError);
   });
 
   await t.step("parseKeybind() rejects modifiers without a key", () => {
-    assertInvalid("Ctrl+", `Invalid keybind "Ctrl+": no key after the modifiers; ${KEY_HINT}`);
-    assertInvalid("Ctrl", `Invalid keybind "Ctrl": "Ctrl" is a modifier, not a key; ${KEY_HINT}`);
+    assertInvalid("Ctrl+", `invalid keybind "Ctrl+": no key after the modifiers; ${KEY_HINT}`);
+    assertInvalid("Ctrl", `invalid keybind "Ctrl": "Ctrl" is a modifier, not a key; ${KEY_HINT}`);
     assertInvalid(
       "Ctrl+Shift",
-      `Invalid keybind "Ctrl+Shift": "Shift" is a modifier, not a key; ${KEY_HINT}`,
+      `invalid keybind "Ctrl+Shift": "Shift" is a modifier, not a key; ${KEY_HINT}`,
     );
   });
 
   await t.step("parseKeybind() rejects a repeated modifier", () => {
-    assertInvalid("Ctrl+Ctrl+K", `Invalid keybind "Ctrl+Ctrl+K": modifier Ctrl appears twice`);
-    assertInvalid("Cmd+Meta+K", `Invalid keybind "Cmd+Meta+K": modifier Meta appears twice`);
+    assertInvalid("Ctrl+Ctrl+K", `invalid keybind "Ctrl+Ctrl+K": modifier Ctrl appears twice`);
+    assertInvalid("Cmd+Meta+K", `invalid keybind "Cmd+Meta+K": modifier Meta appears twice`);
   });
 
   await t.step("parseKeybind() rejects an unknown or empty modifier", () => {
     assertInvalid(
       "Hyper+K",
-      `Invalid keybind "Hyper+K": unknown modifier "Hyper"; expected Ctrl, Alt, Shift or Meta`,
+      `invalid keybind "Hyper+K": unknown modifier "Hyper"; expected Ctrl, Alt, Shift or Meta`,
     );
     const emptyModifier = "a modifier name is empty; write Plus for the + key, as in Ctrl+Plus";
-    assertInvalid("Ctrl++K", `Invalid keybind "Ctrl++K": ${emptyModifier}`);
-    assertInvalid("+K", `Invalid keybind "+K": ${emptyModifier}`);
+    assertInvalid("Ctrl++K", `invalid keybind "Ctrl++K": ${emptyModifier}`);
+    assertInvalid("+K", `invalid keybind "+K": ${emptyModifier}`);
   });
 
   await t.step("parseKeybind() rejects a value that is not a string", () => {
     assert.throws(() => parseKeybind(42 as unknown as string), {
       name: "TypeError",
-      message: "Invalid keybind: expected a string, got number",
+      message: "invalid keybind: expected a string, got number",
     });
   });
 });
