@@ -13,13 +13,14 @@ import type { Renderer } from "./app/renderer.ts";
 import { HeadlessRenderer } from "./render/headless.ts";
 import type { View } from "./ui/view.ts";
 
-function readEnv(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch (error) {
-    if (error instanceof Deno.errors.PermissionDenied) return undefined;
-    throw error;
+/** Reads an environment variable, or undefined when the app may not read it. */
+export function readEnv(name: string): string | undefined {
+  // Asking first: without --allow-env a read throws (NotCapable in Deno 2.9), and a missing
+  // optional setting must not stop the app.
+  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+    return undefined;
   }
+  return Deno.env.get(name);
 }
 
 /** Chooses the renderer: `CROWNUI_RENDERER` if set, else headless (terminal arrives later). */
@@ -41,7 +42,9 @@ const QUIT_SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM"];
  */
 export async function run(root: View, config: AppConfig): Promise<void> {
   if (!(config instanceof AppConfig)) {
-    throw new TypeError("run() takes a root view and an AppConfig, as in run(root, new AppConfig(\"Notes\"))");
+    throw new TypeError(
+      'run() takes a root view and an AppConfig, as in run(root, new AppConfig("Notes"))',
+    );
   }
   const { title } = config.settings;
   const renderer = chooseRenderer();

@@ -10,6 +10,10 @@ import { disposeOwner, Owner, runWithOwner, untracked } from "../reactive/mod.ts
 import type { Element } from "./element.ts";
 import type { Rt } from "./rt.ts";
 import { follow, type MountContext, type Prop, View } from "./view.ts";
+import type { Memo, Signal } from "../reactive/mod.ts";
+
+/** What a list's items can be: an array, a binding, or a signal or memo of an array. */
+export type ListItems<T> = Prop<readonly T[]> | Signal<T[]> | Memo<T[]>;
 import { createElement, followName, WidgetView } from "./widget_view.ts";
 
 interface Row<T> {
@@ -21,7 +25,7 @@ interface Row<T> {
 
 /** A list of rows rendered from items. */
 export class ListView<T> extends WidgetView {
-  readonly #items: Prop<readonly T[]>;
+  readonly #items: ListItems<T>;
   readonly #render: (item: T, index: number) => View;
   readonly #key: (item: T, index: number) => unknown;
   #onSelect: ((item: T, rt: Rt) => void) | undefined;
@@ -29,7 +33,7 @@ export class ListView<T> extends WidgetView {
 
   /** Apps call `list()` instead. */
   constructor(
-    items: Prop<readonly T[]>,
+    items: ListItems<T>,
     render: (item: T, index: number) => View,
     key: (item: T, index: number) => unknown,
   ) {
@@ -107,7 +111,7 @@ export class ListView<T> extends WidgetView {
       return row;
     };
 
-    follow(context, this.#items, (items) => {
+    follow(context, this.#items as Prop<readonly T[]>, (items) => {
       if (!Array.isArray(items)) {
         throw new TypeError(`list() items must be an array, got ${typeof items}`);
       }
@@ -144,12 +148,14 @@ export class ListView<T> extends WidgetView {
  * default); a row whose key stays keeps its element and node ids.
  */
 export function list<T>(
-  items: Prop<readonly T[]>,
+  items: ListItems<T>,
   render: (item: T, index: number) => View,
   key: (item: T, index: number) => unknown = (item) => item,
 ): ListView<T> {
   if (typeof render !== "function") {
-    throw new TypeError("list() takes items, a render function (item, index) => view and an optional key");
+    throw new TypeError(
+      "list() takes items, a render function (item, index) => view and an optional key",
+    );
   }
   return new ListView(items, render, key);
 }

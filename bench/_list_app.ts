@@ -1,0 +1,49 @@
+/**
+ * The benchmark app: a list of rows, each a checkbox, a text and a button, with a count of
+ * rows done above it.
+ *
+ * @module
+ */
+
+import {
+  bind,
+  button,
+  checkbox,
+  column,
+  component,
+  list,
+  row,
+  type Signal,
+  text,
+} from "../runtime/mod.ts";
+
+/** One row's data. */
+export interface BenchRow {
+  id: number;
+  title: string;
+  done: Signal<boolean>;
+}
+
+/** A root component with `count` rows. */
+export function listApp(count: number) {
+  return component((cx) => {
+    const rows = cx.signal<BenchRow[]>(
+      Array.from({ length: count }, (_, index) => ({
+        id: index,
+        title: `Row ${index}`,
+        done: cx.signal(false),
+      })),
+      { name: "rows" },
+    );
+    const clicks = cx.signal(0, { name: "clicks" });
+    return column(
+      text(bind((rt) => `${clicks.get(rt)} clicks`)),
+      list(rows, (item) =>
+        row(
+          checkbox("Done", item.done),
+          text(item.title),
+          button("Delete", (rt) => clicks.set(rt, clicks.get(rt) + 1)),
+        ), (item) => item.id),
+    );
+  });
+}
