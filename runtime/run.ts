@@ -46,9 +46,20 @@ export async function run(root: View, config: AppConfig): Promise<void> {
       'run() takes a root view and an AppConfig, as in run(root, new AppConfig("Notes"))',
     );
   }
-  const { title } = config.settings;
+  const settings = config.settings;
+  const { title } = settings;
   const renderer = chooseRenderer();
   const app = new App(root, { title, renderer });
+  // The agent code loads only when the app turns the server on.
+  let agent: { stop(): Promise<void> } | undefined;
+  if (settings.mcp) {
+    try {
+      const { startAgent } = await import("./agent/bridge.ts");
+      agent = startAgent(app, settings);
+    } catch (error) {
+      log(`CUI0408 MCP server failed to start: ${(error as Error).message}`);
+    }
+  }
   const quit = () => app.quit();
   const listening: Deno.Signal[] = [];
   for (const signal of QUIT_SIGNALS) {
@@ -64,6 +75,7 @@ export async function run(root: View, config: AppConfig): Promise<void> {
     await app.quitRequested;
   } finally {
     for (const signal of listening) Deno.removeSignalListener(signal, quit);
+    await agent?.stop();
     app.close();
   }
 }

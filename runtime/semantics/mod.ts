@@ -9,3 +9,4 @@ export * from "./tree.ts";
 export * from "./tree_text.ts";
 export * from "./tree_json.ts";
 export * from "./query.ts";
+export * from "./mirror.ts";

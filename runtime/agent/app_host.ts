@@ -1,0 +1,89 @@
+/**
+ * `AppHost`: a `SemanticHost` over an `App` on the same thread. Embedders that run
+ * `McpServer` themselves use it; the app's own server uses a mirror in a worker instead.
+ *
+ * @module
+ */
+
+import type { App } from "../app/app.ts";
+import { inspectSnapshot, type InspectSnapshot } from "../app/inspect.ts";
+import { ActionError } from "../input/action.ts";
+import { formatTree, type NodeQuery, queryTree, treeToJson } from "../semantics/mod.ts";
+import type { AppTool } from "../ui/tools.ts";
+import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
+
+/** Describes an app tool for the server. */
+export function toolInfo(tool: AppTool): ToolInfo {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    destructive: tool.isDestructive,
+  };
+}
+
+/** Serves an app that runs on this thread. */
+export class AppHost implements SemanticHost {
+  readonly #app: App;
+
+  /** @param app the app to serve */
+  constructor(app: App) {
+    this.#app = app;
+  }
+
+  /** The tree as text. */
+  treeText(): { revision: number; tree: string } {
+    return { revision: this.#app.tree.revision, tree: formatTree(this.#app.tree.root) };
+  }
+
+  /** The tree as JSON. */
+  treeJson() {
+    return { revision: this.#app.tree.revision, tree: treeToJson(this.#app.tree.root) };
+  }
+
+  /** Finds nodes. */
+  query(query: NodeQuery) {
+    return { revision: this.#app.tree.revision, nodes: queryTree(this.#app.tree.root, query) };
+  }
+
+  /** Acts as an agent. */
+  act(id: number, revision: number, action: unknown): Promise<number> {
+    try {
+      return Promise.resolve(this.#app.act(id, action, revision, "agent"));
+    } catch (error) {
+      if (error instanceof ActionError) throw new HostError(error.kind, error.message);
+      throw error;
+    }
+  }
+
+  /** The app tools. */
+  tools(): ToolInfo[] {
+    return this.#app.tools.list().map(toolInfo);
+  }
+
+  /** Calls an app tool and runs the frame it caused. */
+  async callTool(name: string, argumentsJson: string): Promise<string> {
+    const tool = this.#app.tools.get(name);
+    if (tool === undefined) throw new HostError("unknown_tool", `unknown tool ${JSON.stringify(name)}`);
+    try {
+      return await tool.handler(this.#app.rt, argumentsJson);
+    } finally {
+      this.#app.frame();
+    }
+  }
+
+  /** The inspect snapshot. */
+  inspect(): Promise<InspectSnapshot> {
+    return Promise.resolve(inspectSnapshot(this.#app));
+  }
+
+  /** Follows tree changes. */
+  onTreeChange(listener: () => void): () => void {
+    return this.#app.onTreeUpdate(() => listener());
+  }
+
+  /** Follows tool changes. */
+  onToolsChange(listener: () => void): () => void {
+    return this.#app.tools.onChange(listener);
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * The UI thread's side of the agent server. `startAgent()` is what `run()` loads (only when
+ * `AppConfig.mcp(true)`): it asks the compositor for consent when there is one, starts the
+ * server worker, sends it the tree after every frame that changed it and the tool list after
+ * every change, answers its requests between frames, and removes the socket file on every
+ * way out of the process it can see.
+ *
+ * @module
+ */
+
+import { getuid } from "../../ffi/mod.ts";
+import type { App } from "../app/app.ts";
+import type { AppSettings } from "../app/config.ts";
+import { inspectSnapshot } from "../app/inspect.ts";
+import { log } from "../app/log.ts";
+import { ActionError } from "../input/action.ts";
+import { snapshotUpdate } from "../semantics/mod.ts";
+import { toolInfo } from "./app_host.ts";
+import { AgentAccessClient } from "./compositor.ts";
+import { socketDirectory, socketEnv, socketNameFor, socketPathFor } from "./socket_dir.ts";
+import type { FromWorker, RequestResult, ToWorker, UiCall } from "./worker_messages.ts";
+
+/** The code logged when the server cannot start. */
+export const START_FAILURE_CODE = "CUI0408";
+
+/** The agent side of a running app. */
+export interface Agent {
+  /** Stops the server and the compositor connection; removes the socket. */
+  stop(): Promise<void>;
+  /** Settles when the server has started, failed, or been refused (for tests and logs). */
+  readonly ready: Promise<void>;
+}
+
+function accessSocket(): string | undefined {
+  const name = "CROWNOS_AGENT_ACCESS";
+  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+    return undefined;
+  }
+  const value = Deno.env.get(name);
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Gone already.
+  }
+}
+
+/** Runs the server worker for one app, and restarts it on each new grant. */
+class AgentBridge implements Agent {
+  readonly ready: Promise<void>;
+  readonly #app: App;
+  readonly #settings: AppSettings;
+  #worker: Worker | null = null;
+  #socketPath: string | null = null;
+  #access: AgentAccessClient | null = null;
+  #screenshots = false;
+  #stopped = false;
+  #unsubscribe: (() => void)[] = [];
+  #markReady!: () => void;
+  readonly #cleanupOnExit = () => {
+    if (this.#socketPath !== null) removeQuietly(this.#socketPath);
+  };
+
+  constructor(app: App, settings: AppSettings) {
+    this.#app = app;
+    this.#settings = settings;
+    this.ready = new Promise((resolve) => (this.#markReady = resolve));
+    globalThis.addEventListener("unload", this.#cleanupOnExit);
+    globalThis.addEventListener("error", this.#cleanupOnExit);
+    globalThis.addEventListener("unhandledrejection", this.#cleanupOnExit);
+  }
+
+  begin(): void {
+    const accessPath = accessSocket();
+    if (accessPath === undefined) {
+      this.#startServer(); // no compositor to ask: start at once
+      return;
+    }
+    const { title, appId } = this.#settings;
+    this.#access = new AgentAccessClient(
+      accessPath,
+      { app_id: appId ?? socketNameFor(title), title, pid: Deno.pid },
+      {
+        granted: (capabilities) => {
+          this.#screenshots = capabilities.includes("screenshot");
+          if (this.#worker !== null) this.#post({ type: "screenshots", available: this.#screenshots });
+          else this.#startServer();
+        },
+        denied: () => {
+          log("agent access denied by the compositor: the MCP server stays off");
+          this.#stopServer().finally(() => this.#markReady());
+        },
+        revoked: () => {
+          log("agent access revoked by the compositor: MCP server stopped");
+          this.#stopServer();
+        },
+        failed: (reason) => {
+          log(`${START_FAILURE_CODE} MCP server off: agent access failed: ${reason}`);
+          this.#stopServer().finally(() => this.#markReady());
+        },
+      },
+    );
+    this.#access.connect();
+  }
+
+  #post(message: ToWorker): void {
+    this.#worker?.postMessage(message);
+  }
+
+  #startServer(): void {
+    if (this.#stopped || this.#worker !== null) return;
+    const app = this.#app;
+    try {
+      const directory = socketDirectory(getuid(), socketEnv());
+      this.#socketPath = socketPathFor(directory, this.#settings.title, Deno.pid);
+      const worker = new Worker(new URL("./server_worker.ts", import.meta.url), { type: "module" });
+      this.#worker = worker;
+      worker.onmessage = (event: MessageEvent<FromWorker>) => this.#receive(event.data);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        log(`${START_FAILURE_CODE} MCP server failed: ${event.message}`);
+        this.#stopServer().finally(() => this.#markReady());
+      };
+    } catch (error) {
+      log(`${START_FAILURE_CODE} MCP server failed to start: ${(error as Error).message}`);
+      this.#worker = null;
+      this.#markReady();
+      return;
+    }
+    this.#unsubscribe.push(
+      app.onTreeUpdate((update) => this.#post({ type: "tree", update })),
+      app.tools.onChange(() => this.#post({ type: "tools", tools: app.tools.list().map(toolInfo) })),
+    );
+    this.#post({
+      type: "start",
+      socketPath: this.#socketPath,
+      name: socketNameFor(this.#settings.title),
+      tree: snapshotUpdate(app.tree),
+      tools: app.tools.list().map(toolInfo),
+      screenshots: this.#screenshots,
+    });
+  }
+
+  #receive(message: FromWorker): void {
+    switch (message.type) {
+      case "listening":
+        log(`MCP server listening ${message.path}`);
+        this.#markReady();
+        return;
+      case "failed":
+        log(`${START_FAILURE_CODE} MCP server failed to start: ${message.reason}`);
+        this.#stopServer().finally(() => this.#markReady());
+        return;
+      case "log":
+        log(message.line);
+        return;
+      case "request":
+        this.#answer(message.call).then((result) => this.#post({ type: "reply", id: message.id, result }));
+        return;
+      case "stopped":
+        return;
+    }
+  }
+
+  async #answer(call: UiCall): Promise<RequestResult> {
+    const app = this.#app;
+    try {
+      switch (call.kind) {
+        case "act":
+          return { ok: true, value: app.act(call.id, call.action, call.revision, "agent") };
+        case "call_tool": {
+          const tool = app.tools.get(call.name);
+          if (tool === undefined) {
+            return {
+              ok: false,
+              kind: "unknown_tool",
+              message: `unknown tool ${JSON.stringify(call.name)}: call tools/list for the tools this app offers now`,
+              app: false,
+            };
+          }
+          try {
+            return { ok: true, value: String(await tool.handler(app.rt, call.argumentsJson)) };
+          } finally {
+            app.frame();
+          }
+        }
+        case "inspect":
+          if (app.framePending) app.frame();
+          return { ok: true, value: inspectSnapshot(app) };
+        case "screenshot":
+          if (this.#access === null || !this.#screenshots) {
+            return { ok: false, kind: "unsupported", message: "screenshots are not available", app: false };
+          }
+          return { ok: true, value: await this.#access.screenshot() };
+      }
+    } catch (error) {
+      if (error instanceof ActionError) {
+        return { ok: false, kind: error.kind, message: error.message, app: false };
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, kind: "app", message, app: call.kind === "call_tool" };
+    }
+  }
+
+  async #stopServer(): Promise<void> {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#unsubscribe = [];
+    const worker = this.#worker;
+    this.#worker = null;
+    if (worker !== null) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stopped = new Promise<void>((resolve) => {
+        worker.onmessage = (event: MessageEvent<FromWorker>) => {
+          if (event.data.type === "stopped") resolve();
+        };
+        timer = setTimeout(resolve, 2000); // a worker that does not answer is terminated anyway
+      });
+      worker.postMessage({ type: "stop" } satisfies ToWorker);
+      await stopped;
+      clearTimeout(timer);
+      worker.terminate();
+    }
+    if (this.#socketPath !== null) removeQuietly(this.#socketPath);
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#access?.close();
+    await this.#stopServer();
+    this.#socketPath = null;
+    globalThis.removeEventListener("unload", this.#cleanupOnExit);
+    globalThis.removeEventListener("error", this.#cleanupOnExit);
+    globalThis.removeEventListener("unhandledrejection", this.#cleanupOnExit);
+    this.#markReady();
+  }
+}
+
+/** Starts the agent side of `app`: asks for consent if needed, then serves MCP. */
+export function startAgent(app: App, settings: AppSettings): Agent {
+  const bridge = new AgentBridge(app, settings);
+  bridge.begin();
+  return bridge;
+}

@@ -1,0 +1,42 @@
+/**
+ * The client side of an app's socket, for `crownmcp`, `crowndev` and tests: connect, send
+ * the `TOKEN` line when there is a token, and speak MCP over the line transport.
+ *
+ * @module
+ */
+
+import * as net from "node:net";
+import { LineTransport } from "./line_transport.ts";
+import { Client } from "./sdk.ts";
+
+/** Opens a socket to an app; sends `TOKEN <token>` first when a token is given. */
+export function openAppSocket(path: string, token?: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(path);
+    socket.once("error", reject);
+    socket.once("connect", () => {
+      socket.off("error", reject);
+      if (token !== undefined && token !== "") socket.write(`TOKEN ${token}\n`);
+      resolve(socket);
+    });
+  });
+}
+
+/** Options for `connectToApp`. */
+export interface ConnectOptions {
+  token?: string | undefined;
+  /** The client's name in `initialize`. */
+  name?: string;
+  version?: string;
+}
+
+/** Connects an MCP client to the app listening at `path`. */
+export async function connectToApp(path: string, options: ConnectOptions = {}): Promise<Client> {
+  const socket = await openAppSocket(path, options.token);
+  const client = new Client(
+    { name: options.name ?? "crownui-client", version: options.version ?? "0.1.0" },
+    { capabilities: {} },
+  );
+  await client.connect(new LineTransport(socket));
+  return client;
+}

@@ -1,0 +1,56 @@
+/**
+ * `SemanticHost`: what the MCP server needs from the app it serves. The app's own server
+ * runs in a worker over a tree mirror and messages to the UI thread; an embedder can start
+ * `McpServer` over any host of its own.
+ *
+ * @module
+ */
+
+import type { InspectSnapshot } from "../app/inspect.ts";
+import type { NodeQuery, QueryMatch, TreeJson } from "../semantics/mod.ts";
+import type { JsonSchema } from "../ui/tools.ts";
+
+/** An app tool as the server advertises it. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  destructive: boolean;
+}
+
+/** A refusal the agent must read: the contract's message, without any prefix. */
+export class HostError extends Error {
+  /** Which guard refused (`stale_revision`, `disabled`, `rate_limit`, `timeout`, ...). */
+  readonly kind: string;
+
+  /** @param kind which guard refused @param message the contract's message */
+  constructor(kind: string, message: string) {
+    super(message);
+    this.name = "HostError";
+    this.kind = kind;
+  }
+}
+
+/** What the server reads and asks of the app. */
+export interface SemanticHost {
+  /** The revision and the tree as text. */
+  treeText(): { revision: number; tree: string };
+  /** The revision and the tree as nested JSON. */
+  treeJson(): { revision: number; tree: TreeJson };
+  /** The revision and the nodes that match. Throws TypeError for a bad query. */
+  query(query: NodeQuery): { revision: number; nodes: QueryMatch[] };
+  /** Acts on a node at a revision; resolves to the revision after the frame, or throws HostError. */
+  act(id: number, revision: number, action: unknown): Promise<number>;
+  /** The app tools registered now. */
+  tools(): ToolInfo[];
+  /** Calls an app tool with its arguments as JSON text; resolves to its JSON (or other) text. */
+  callTool(name: string, argumentsJson: string): Promise<string>;
+  /** The inspect snapshot. */
+  inspect(): Promise<InspectSnapshot>;
+  /** A PNG of the window, base64; absent when no compositor offers screenshots. */
+  screenshot?: () => Promise<string>;
+  /** Calls `listener` after each change of the tree. */
+  onTreeChange(listener: () => void): () => void;
+  /** Calls `listener` after each change of the app tools. */
+  onToolsChange(listener: () => void): () => void;
+}

@@ -1,0 +1,138 @@
+/**
+ * `MirrorHost`: the server worker's view of the app. Tree reads and queries come from a
+ * mirror the UI thread keeps up to date; actions, tool calls and inspection are posted to
+ * the UI thread, which answers between frames. A request it does not answer in 5 seconds
+ * fails with the contract's message, and the worker goes on serving.
+ *
+ * @module
+ */
+
+import type { InspectSnapshot } from "../app/inspect.ts";
+import {
+  formatTree,
+  type NodeQuery,
+  queryTree,
+  TreeMirror,
+  type TreeUpdate,
+  treeToJson,
+} from "../semantics/mod.ts";
+import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
+import type { RequestResult, UiCall } from "./worker_messages.ts";
+
+/** How long the UI thread has to answer, in milliseconds. */
+export const UI_TIMEOUT_MS = 5000;
+
+/** The message when the UI thread does not answer in time. */
+export const TIMEOUT_MESSAGE = "the app did not answer within 5 seconds";
+
+/** A host over a mirror and a channel to the UI thread. */
+export class MirrorHost implements SemanticHost {
+  readonly mirror = new TreeMirror();
+  readonly #post: (id: number, call: UiCall) => void;
+  readonly #pending = new Map<number, (result: RequestResult) => void>();
+  readonly #treeListeners = new Set<() => void>();
+  readonly #toolListeners = new Set<() => void>();
+  readonly #timeoutMs: number;
+  #tools: ToolInfo[] = [];
+  #nextId = 1;
+  screenshot?: () => Promise<string>;
+
+  /**
+   * @param post sends a request to the UI thread
+   * @param timeoutMs how long to wait for an answer
+   */
+  constructor(post: (id: number, call: UiCall) => void, timeoutMs = UI_TIMEOUT_MS) {
+    this.#post = post;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Applies a tree update from the UI thread. */
+  applyTree(update: TreeUpdate): void {
+    this.mirror.apply(update);
+    for (const listener of this.#treeListeners) listener();
+  }
+
+  /** Replaces the tool list. */
+  setTools(tools: ToolInfo[]): void {
+    this.#tools = tools;
+    for (const listener of this.#toolListeners) listener();
+  }
+
+  /** Makes `ui_screenshot` available (or not). */
+  setScreenshots(available: boolean): void {
+    if (available) this.screenshot = async () => String(await this.#request({ kind: "screenshot" }));
+    else delete this.screenshot;
+  }
+
+  /** Delivers the UI thread's answer to request `id`. */
+  resolve(id: number, result: RequestResult): void {
+    const settle = this.#pending.get(id);
+    if (settle === undefined) return; // timed out already
+    this.#pending.delete(id);
+    settle(result);
+  }
+
+  #request(call: UiCall): Promise<number | string | InspectSnapshot> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new HostError("timeout", TIMEOUT_MESSAGE));
+      }, this.#timeoutMs);
+      this.#pending.set(id, (result) => {
+        clearTimeout(timer);
+        if (result.ok) resolve(result.value);
+        else if (result.app) reject(new Error(result.message));
+        else reject(new HostError(result.kind, result.message));
+      });
+      this.#post(id, call);
+    });
+  }
+
+  /** The tree as text, from the mirror. */
+  treeText() {
+    return { revision: this.mirror.revision, tree: formatTree(this.mirror.root) };
+  }
+
+  /** The tree as JSON, from the mirror. */
+  treeJson() {
+    return { revision: this.mirror.revision, tree: treeToJson(this.mirror.root) };
+  }
+
+  /** Finds nodes in the mirror. */
+  query(query: NodeQuery) {
+    return { revision: this.mirror.revision, nodes: queryTree(this.mirror.root, query) };
+  }
+
+  /** Asks the UI thread to act. */
+  async act(id: number, revision: number, action: unknown): Promise<number> {
+    return Number(await this.#request({ kind: "act", id, revision, action }));
+  }
+
+  /** The app tools as last sent. */
+  tools(): ToolInfo[] {
+    return this.#tools;
+  }
+
+  /** Asks the UI thread to call an app tool. */
+  async callTool(name: string, argumentsJson: string): Promise<string> {
+    return String(await this.#request({ kind: "call_tool", name, argumentsJson }));
+  }
+
+  /** Asks the UI thread for the inspect snapshot. */
+  async inspect(): Promise<InspectSnapshot> {
+    return await this.#request({ kind: "inspect" }) as InspectSnapshot;
+  }
+
+  /** Follows tree changes. */
+  onTreeChange(listener: () => void): () => void {
+    this.#treeListeners.add(listener);
+    return () => this.#treeListeners.delete(listener);
+  }
+
+  /** Follows tool changes. */
+  onToolsChange(listener: () => void): () => void {
+    this.#toolListeners.add(listener);
+    return () => this.#toolListeners.delete(listener);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The server worker's entry point: an `McpServer` over a `MirrorHost`, gated by
+ * `SameUserGate`. It runs on its own thread so a slow or hostile client never takes time from
+ * a frame.
+ *
+ * @module
+ */
+
+/// <reference lib="deno.worker" />
+
+import { getuid } from "../../ffi/mod.ts";
+import { SameUserGate } from "./gate.ts";
+import { MirrorHost } from "./mirror_host.ts";
+import { McpServer } from "./server.ts";
+import type { FromWorker, ToWorker } from "./worker_messages.ts";
+
+function send(message: FromWorker): void {
+  self.postMessage(message);
+}
+
+const host = new MirrorHost((id, call) => send({ type: "request", id, call }));
+let server: McpServer | null = null;
+
+async function start(message: Extract<ToWorker, { type: "start" }>): Promise<void> {
+  host.applyTree(message.tree);
+  host.setTools(message.tools);
+  host.setScreenshots(message.screenshots);
+  try {
+    const uid = getuid();
+    server = new McpServer({
+      host,
+      gate: new SameUserGate(uid),
+      socketPath: message.socketPath,
+      name: message.name,
+      uid,
+      log: (line) => send({ type: "log", line }),
+    });
+    await server.start();
+    send({ type: "listening", path: server.socketPath });
+  } catch (error) {
+    server = null;
+    send({ type: "failed", reason: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+self.onmessage = async (event: MessageEvent<ToWorker>) => {
+  const message = event.data;
+  switch (message.type) {
+    case "start":
+      await start(message);
+      return;
+    case "tree":
+      host.applyTree(message.update);
+      return;
+    case "tools":
+      host.setTools(message.tools);
+      return;
+    case "screenshots":
+      host.setScreenshots(message.available);
+      return;
+    case "reply":
+      host.resolve(message.id, message.result);
+      return;
+    case "stop":
+      await server?.stop();
+      server = null;
+      send({ type: "stopped" });
+      return;
+  }
+};

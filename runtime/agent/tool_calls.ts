@@ -1,0 +1,173 @@
+/**
+ * Answers `tools/call`: the built-in tools from the host, app tools through it, with the
+ * guards in order — known tool, arguments, `confirm` for destructive tools, the shared rate
+ * limit — and every result that carries app text wrapped as untrusted. Refusals come back as
+ * tool results with `isError: true` and the plain message, so agents read them as written.
+ *
+ * @module
+ */
+
+import { HostError, type SemanticHost } from "./host.ts";
+import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
+import type { CallToolResult } from "./sdk.ts";
+import { BUILTIN_TOOL_NAMES, confirmMessage } from "./tool_defs.ts";
+import { wrapUntrusted } from "./untrusted.ts";
+
+/** A tool result carrying one text. */
+export function textResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }] };
+}
+
+/** A tool error carrying the message as plain text. */
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** A result that carries app text: wrapped, as JSON text. */
+export function untrustedResult(content: unknown): CallToolResult {
+  return textResult(JSON.stringify(wrapUntrusted(content)));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function checkNoArguments(name: string, args: Record<string, unknown>): void {
+  const extra = Object.keys(args);
+  if (extra.length > 0) {
+    throw new HostError("invalid", `invalid arguments: ${name} takes no arguments, got ${extra.join(", ")}`);
+  }
+}
+
+function optionalString(args: Record<string, unknown>, key: string): string | undefined {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") {
+    throw new HostError("invalid", `invalid arguments: ${key} must be a string`);
+  }
+  return value;
+}
+
+function wholeNumber(args: Record<string, unknown>, key: string): number {
+  const value = args[key];
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    throw new HostError(
+      "invalid",
+      `invalid arguments: ${key} must be a whole number${value === undefined ? " and is required" : ""}`,
+    );
+  }
+  return value;
+}
+
+/** Answers one tool call. */
+export async function callTool(
+  host: SemanticHost,
+  bucket: TokenBucket,
+  name: string,
+  rawArgs: unknown,
+): Promise<CallToolResult> {
+  try {
+    if (rawArgs !== undefined && (typeof rawArgs !== "object" || rawArgs === null || Array.isArray(rawArgs))) {
+      throw new HostError("invalid", "invalid arguments: the arguments must be a JSON object");
+    }
+    const args = (rawArgs ?? {}) as Record<string, unknown>;
+    if (BUILTIN_TOOL_NAMES.has(name)) return await callBuiltin(host, bucket, name, args);
+    return await callAppTool(host, bucket, name, args);
+  } catch (error) {
+    return errorResult(messageOf(error));
+  }
+}
+
+function takeToken(bucket: TokenBucket): void {
+  const wait = bucket.take();
+  if (wait > 0) throw new HostError("rate_limit", rateLimitMessage(wait));
+}
+
+async function callBuiltin(
+  host: SemanticHost,
+  bucket: TokenBucket,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  switch (name) {
+    case "ui_tree":
+      checkNoArguments(name, args);
+      return untrustedResult(host.treeText());
+    case "ui_query": {
+      const unknown = Object.keys(args).filter((key) => !["role", "name", "text"].includes(key));
+      if (unknown.length > 0) {
+        throw new HostError(
+          "invalid",
+          `invalid arguments: ui_query takes role, name and text, got ${unknown.join(", ")}`,
+        );
+      }
+      return untrustedResult(host.query({
+        role: optionalString(args, "role"),
+        name: optionalString(args, "name"),
+        text: optionalString(args, "text"),
+      }));
+    }
+    case "ui_act": {
+      const id = wholeNumber(args, "id");
+      const revision = wholeNumber(args, "revision");
+      if (args.action === undefined) {
+        throw new HostError("invalid", `invalid arguments: action is required, as in {"action": "click"}`);
+      }
+      takeToken(bucket);
+      const after = await host.act(id, revision, args.action);
+      return textResult(JSON.stringify({ ok: true, revision: after }));
+    }
+    case "ui_screenshot": {
+      checkNoArguments(name, args);
+      if (host.screenshot === undefined) {
+        throw new HostError(
+          "unsupported",
+          "screenshots are not available: the compositor does not offer them; read ui_tree, or the layout in inspect_snapshot",
+        );
+      }
+      const png = await host.screenshot();
+      return { content: [{ type: "image", data: png, mimeType: "image/png" }] };
+    }
+    case "inspect_snapshot":
+      checkNoArguments(name, args);
+      return untrustedResult(await host.inspect());
+  }
+  throw new HostError("invalid", `unknown tool ${JSON.stringify(name)}`);
+}
+
+async function callAppTool(
+  host: SemanticHost,
+  bucket: TokenBucket,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const tool = host.tools().find((candidate) => candidate.name === name);
+  if (tool === undefined) {
+    throw new HostError(
+      "unknown_tool",
+      `unknown tool ${JSON.stringify(name)}: call tools/list for the tools this app offers now`,
+    );
+  }
+  let handlerArgs = args;
+  if (tool.destructive) {
+    if (args.confirm !== true) throw new HostError("confirm", confirmMessage(name));
+    const { confirm: _confirm, ...rest } = args;
+    handlerArgs = rest;
+  }
+  takeToken(bucket);
+  let text: string;
+  try {
+    text = await host.callTool(name, JSON.stringify(handlerArgs));
+  } catch (error) {
+    if (error instanceof HostError) throw error; // the app did not answer, and the like
+    // The handler threw: its message is app text, so it travels wrapped.
+    return { ...untrustedResult({ error: messageOf(error) }), isError: true };
+  }
+  let content: unknown = text;
+  try {
+    content = JSON.parse(text);
+  } catch {
+    // Not JSON: it reaches the agent as a string.
+  }
+  return untrustedResult(content);
+}

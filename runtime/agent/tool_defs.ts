@@ -1,0 +1,121 @@
+/**
+ * The tools every app offers (`ui_tree`, `ui_query`, `ui_act`, `ui_screenshot`,
+ * `inspect_snapshot`), as `tools/list` describes them, and how app tools are described: a
+ * destructive one carries `destructiveHint: true` and a required `confirm` argument.
+ *
+ * @module
+ */
+
+import { ACTION_NAMES } from "../input/action.ts";
+import { ROLES } from "../semantics/mod.ts";
+import type { ToolInfo } from "./host.ts";
+import type { Tool } from "./sdk.ts";
+
+const point = (what: string) => ({
+  type: "object",
+  description: what,
+  properties: { x: { type: "number" }, y: { type: "number" } },
+  required: ["x", "y"],
+});
+
+/** The built-in tools, in the order `tools/list` gives them. */
+export const BUILTIN_TOOLS: Tool[] = [
+  {
+    name: "ui_tree",
+    title: "Read the UI tree",
+    description:
+      "Returns the app's semantic tree as indented text, one node a line (role, name, #id, value, states), with the current revision. Read it before acting; act with the ids and revision it gives.",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: "ui_query",
+    title: "Find UI nodes",
+    description:
+      "Finds nodes by role (exact, snake_case such as button, text_field, checkbox, menu_item), name (the whole name, exact) and text (a substring of the name or value). Returns id, role, name and path of each match, with the revision.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        role: { type: "string", enum: [...ROLES], description: "The role, snake_case" },
+        name: { type: "string", description: "The whole accessible name" },
+        text: { type: "string", description: "A substring of the name or the value" },
+      },
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: "ui_act",
+    title: "Act on a UI node",
+    description:
+      'Performs an action on the node with this id, as a person\'s input would, at the revision you last read. Actions: {"action":"click"}, {"action":"double_click"}, {"action":"hover"}, {"action":"focus"}, {"action":"type_text","text":"..."}, {"action":"press_key","keybind":"Ctrl+A"}, {"action":"scroll","delta":{"x":0,"y":3}}, {"action":"drag","to":{"x":40,"y":3}}. Returns ok and the revision after the frame the action caused. An old revision is refused: read ui_tree again and retry.',
+    inputSchema: {
+      type: "object",
+      properties: {
+        id: { type: "integer", description: "The node's id, from ui_tree or ui_query" },
+        revision: { type: "integer", description: "The revision the id was read at" },
+        action: {
+          type: "object",
+          description: "The action, tagged by its action field",
+          properties: {
+            action: { type: "string", enum: [...ACTION_NAMES] },
+            text: { type: "string", description: "For type_text" },
+            keybind: { type: "string", description: "For press_key: Enter, Tab, Ctrl+A, ..." },
+            delta: point("For scroll: cells to scroll by"),
+            to: point("For drag: the point to drag to, in window cells"),
+          },
+          required: ["action"],
+        },
+      },
+      required: ["id", "revision", "action"],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  },
+  {
+    name: "ui_screenshot",
+    title: "Take a screenshot",
+    description:
+      "Returns a PNG of the app's window when the compositor offers screenshots; otherwise an error. The layout in inspect_snapshot is the alternative.",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: "inspect_snapshot",
+    title: "Inspect the app",
+    description:
+      "Returns the semantic tree, every node's position and size in window cells, the live signals and recent frame timings, as JSON.",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+];
+
+/** The names of the built-in tools. */
+export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(BUILTIN_TOOLS.map((t) => t.name));
+
+/** The argument a destructive tool requires. */
+export const CONFIRM_PROPERTY = {
+  type: "boolean",
+  description:
+    "Must be true. This tool deletes or overwrites the user's data: ask the user for approval first.",
+};
+
+/** Describes an app tool for `tools/list`. */
+export function appToolDefinition(info: ToolInfo): Tool {
+  const schema = structuredClone(info.inputSchema) as Tool["inputSchema"] & {
+    required?: string[];
+  };
+  if (info.destructive) {
+    schema.properties = { ...(schema.properties ?? {}), confirm: CONFIRM_PROPERTY };
+    schema.required = [...new Set([...(schema.required ?? []), "confirm"])];
+  }
+  return {
+    name: info.name,
+    description: info.description,
+    inputSchema: schema,
+    annotations: { destructiveHint: info.destructive, openWorldHint: false },
+  };
+}
+
+/** The message for a destructive call without `"confirm": true`. */
+export function confirmMessage(name: string): string {
+  return `${name} deletes or overwrites the user's data: ask the user for approval, then call it again with "confirm": true`;
+}

@@ -1,0 +1,47 @@
+/**
+ * The messages between the UI thread and the server worker. The UI thread sends the tree
+ * (whole at start, then each frame's changes) and the tool list, and answers requests; the
+ * worker serves agents and asks the UI thread only for what lives there.
+ *
+ * @module
+ */
+
+import type { InspectSnapshot } from "../app/inspect.ts";
+import type { TreeUpdate } from "../semantics/mod.ts";
+import type { ToolInfo } from "./host.ts";
+
+/** What the UI thread asks the worker to do. */
+export type ToWorker =
+  | {
+    type: "start";
+    socketPath: string;
+    name: string;
+    tree: TreeUpdate;
+    tools: ToolInfo[];
+    screenshots: boolean;
+  }
+  | { type: "tree"; update: TreeUpdate }
+  | { type: "tools"; tools: ToolInfo[] }
+  | { type: "screenshots"; available: boolean }
+  | { type: "reply"; id: number; result: RequestResult }
+  | { type: "stop" };
+
+/** What the worker tells the UI thread. */
+export type FromWorker =
+  | { type: "listening"; path: string }
+  | { type: "failed"; reason: string }
+  | { type: "log"; line: string }
+  | { type: "request"; id: number; call: UiCall }
+  | { type: "stopped" };
+
+/** A request only the UI thread can answer. */
+export type UiCall =
+  | { kind: "act"; id: number; revision: number; action: unknown }
+  | { kind: "call_tool"; name: string; argumentsJson: string }
+  | { kind: "inspect" }
+  | { kind: "screenshot" };
+
+/** The answer to a request. `app: true` marks an error thrown by app code. */
+export type RequestResult =
+  | { ok: true; value: number | string | InspectSnapshot }
+  | { ok: false; kind: string; message: string; app: boolean };

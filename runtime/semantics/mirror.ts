@@ -1,0 +1,103 @@
+/**
+ * A mirror of a semantic tree kept from its updates: the agent thread applies each frame's
+ * `TreeUpdate` and answers tree reads and queries from the mirror, without waiting on the UI
+ * thread. `snapshotUpdate()` makes the update that brings an empty mirror up to date.
+ *
+ * @module
+ */
+
+import { type NodeData, nodeData, SemanticNode, STATE_BIT } from "./node.ts";
+import type { SemanticTree, TreeUpdate } from "./tree.ts";
+
+/** An update that carries the whole tree: what a new mirror starts from. */
+export function snapshotUpdate(tree: SemanticTree): TreeUpdate {
+  const nodes: NodeData[] = [];
+  for (const node of tree.walk()) nodes.push(nodeData(node));
+  return { revision: tree.revision, root: tree.root.id, nodes, removed: [] };
+}
+
+/** What applying an update changed, for consumers that care (resource notifications). */
+export interface MirrorChanges {
+  added: number[];
+  changed: number[];
+  removed: number[];
+}
+
+/** A tree rebuilt from updates. */
+export class TreeMirror {
+  readonly #nodes = new Map<number, SemanticNode>();
+  #root: SemanticNode | null = null;
+  #revision = 0;
+
+  /** The revision of the last update applied. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** The root node; throws before the first update. */
+  get root(): SemanticNode {
+    if (this.#root === null) throw new Error("the tree mirror has received no update yet");
+    return this.#root;
+  }
+
+  /** True once an update carried the root. */
+  get ready(): boolean {
+    return this.#root !== null;
+  }
+
+  /** The node with `id`. */
+  get(id: number): SemanticNode | undefined {
+    return this.#nodes.get(id);
+  }
+
+  /** How many nodes the mirror holds. */
+  get size(): number {
+    return this.#nodes.size;
+  }
+
+  /** Applies one update and reports what it added, changed and removed. */
+  apply(update: TreeUpdate): MirrorChanges {
+    const changes: MirrorChanges = { added: [], changed: [], removed: [] };
+    for (const id of update.removed) {
+      const node = this.#nodes.get(id);
+      if (node === undefined) continue;
+      node.attached = false;
+      this.#nodes.delete(id);
+      changes.removed.push(id);
+    }
+    for (const data of update.nodes) {
+      let node = this.#nodes.get(data.id);
+      if (node === undefined) {
+        node = new SemanticNode(data.id, data.role);
+        this.#nodes.set(data.id, node);
+        changes.added.push(data.id);
+      } else {
+        changes.changed.push(data.id);
+      }
+      node.role = data.role;
+      node.name = data.name;
+      node.value = data.value;
+      node.states = data.states.reduce((mask, state) => mask | STATE_BIT[state], 0);
+      node.bounds = data.bounds;
+    }
+    // Children last: an update may name a child that comes later in its list.
+    for (const data of update.nodes) {
+      const node = this.#nodes.get(data.id)!;
+      const children: SemanticNode[] = [];
+      for (const childId of data.children) {
+        const child = this.#nodes.get(childId);
+        if (child === undefined) continue;
+        child.parent = node;
+        children.push(child);
+      }
+      node.children = children;
+    }
+    const root = this.#nodes.get(update.root);
+    if (root !== undefined) {
+      root.parent = null;
+      this.#root = root;
+    }
+    this.#revision = update.revision;
+    return changes;
+  }
+}
