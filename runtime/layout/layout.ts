@@ -23,6 +23,12 @@ function isEmpty(size: Size): boolean {
   return size.width === 0 && size.height === 0;
 }
 
+/** The share of spare room `child` takes along its parent's direction: none when fixed there. */
+function growShare(child: Element, column: boolean): number {
+  const fixed = column ? child.style.height : child.style.width;
+  return fixed === undefined ? child.grows : 0;
+}
+
 /** Drops the cached natural size of `element` and its ancestors, and marks them for placement. */
 export function invalidateLayout(element: Element): void {
   for (let current: Element | null = element; current !== null; current = current.parent) {
@@ -45,7 +51,7 @@ export function naturalSize(element: Element): Size {
   for (const child of element.children) {
     if (child.style.overlay) continue;
     const size = naturalSize(child);
-    if (child.grows > 0) childGrows = true;
+    if (growShare(child, style.direction === "column") > 0) childGrows = true;
     if (isEmpty(size)) continue;
     const childMain = style.direction === "column" ? size.height : size.width;
     const childCross = style.direction === "column" ? size.width : size.height;
@@ -119,48 +125,66 @@ function placeChildren(
   const innerWidth = Math.max(0, width - 2 * frame);
   const innerHeight = Math.max(0, height - 2 * frame - header.height);
   const column = style.direction === "column";
-  const scroll = element.behavior.scroll !== undefined ? element.scroll : { x: 0, y: 0 };
+  // A scroll view's content keeps its natural size on both axes: that is what scrolling is for.
+  const scrolls = element.behavior.scroll !== undefined;
 
   // Spare room along the direction goes to children that grow, by their shares.
   let used = 0;
+  let widest = 0;
   let shares = 0;
   let counted = 0;
   for (const child of element.children) {
     if (child.style.overlay) continue;
     const size = naturalSize(child);
-    if (isEmpty(size) && child.grows === 0) continue;
+    const grows = growShare(child, column);
+    if (isEmpty(size) && grows === 0) continue;
     used += (column ? size.height : size.width) + (counted > 0 ? style.gap : 0);
-    shares += child.grows;
+    widest = Math.max(widest, column ? size.width : size.height);
+    shares += grows;
     counted++;
   }
   const room = (column ? innerHeight : innerWidth) - used;
   let spare = Math.max(0, room);
-  let over = Math.min(0, room); // negative: growing children give way first
+  let over = scrolls ? 0 : Math.min(0, room); // negative: growing children give way first
+
+  let scroll = { x: 0, y: 0 };
+  if (scrolls) {
+    // Content that shrank (or a viewport that grew) must not leave the view scrolled past
+    // the end of the content.
+    const maxX = Math.max(0, (column ? widest : used) - innerWidth);
+    const maxY = Math.max(0, (column ? used : widest) - innerHeight);
+    if (element.scroll.x > maxX || element.scroll.y > maxY) {
+      element.scroll = { x: Math.min(element.scroll.x, maxX), y: Math.min(element.scroll.y, maxY) };
+    }
+    scroll = element.scroll;
+  }
 
   let offset = 0;
   counted = 0;
   for (const child of element.children) {
     if (child.style.overlay) continue;
     const size = naturalSize(child);
-    if (isEmpty(size) && child.grows === 0) {
+    const grows = growShare(child, column);
+    if (isEmpty(size) && grows === 0) {
       place(child, left, top, 0, 0, baseX, baseY);
       continue;
     }
     if (counted > 0) offset += style.gap;
     counted++;
     let main = column ? size.height : size.width;
-    if (child.grows > 0 && shares > 0) {
-      const extra = Math.floor((spare * child.grows) / shares);
+    if (grows > 0 && shares > 0) {
+      const extra = Math.floor((spare * grows) / shares);
       main += extra;
       spare -= extra;
-      shares -= child.grows;
+      shares -= grows;
       if (over < 0) {
         const give = Math.min(main - 1, -over);
         main -= give;
         over += give;
       }
     }
-    const cross = column ? Math.min(size.width, innerWidth || size.width) : size.height;
+    let cross = column ? size.width : size.height;
+    if (column && !scrolls) cross = Math.min(cross, innerWidth || cross);
     if (column) {
       place(child, left - scroll.x, top + offset - scroll.y, cross, main, baseX, baseY);
     } else {

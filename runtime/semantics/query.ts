@@ -34,7 +34,9 @@ export function validateQuery(query: NodeQuery): void {
   }
   if (query.role !== undefined && !isRole(query.role)) {
     throw new TypeError(
-      `invalid query: unknown role ${JSON.stringify(query.role)}; roles are snake_case, such as button, text_field, checkbox, menu_item`,
+      `invalid query: unknown role ${
+        JSON.stringify(query.role)
+      }; roles are snake_case, such as button, text_field, checkbox, menu_item`,
     );
   }
 }

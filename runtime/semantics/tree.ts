@@ -9,8 +9,8 @@
 
 import {
   type Bounds,
-  nodeData,
   type NodeData,
+  nodeData,
   type Role,
   SemanticNode,
   type State,
@@ -36,6 +36,8 @@ export class SemanticTree {
   #nextId = 1;
   #revision = 0;
   #touched = new Set<SemanticNode>();
+  /** Nodes created since the last commit: no consumer has seen them yet. */
+  #created = new Set<SemanticNode>();
   #removed: number[] = [];
 
   /** Creates a tree whose root is a window named `title`. */
@@ -69,6 +71,7 @@ export class SemanticTree {
     const node = new SemanticNode(this.#nextId++, role);
     this.#nodes.set(node.id, node);
     this.#touched.add(node);
+    this.#created.add(node);
     return node;
   }
 
@@ -124,15 +127,21 @@ export class SemanticTree {
     if (old.length === children.length && old.every((child, index) => child === children[index])) {
       return;
     }
-    for (const child of old) if (child.parent === node) child.parent = null;
+    // Check every child before changing anything, so that a refusal leaves the tree as it was.
     for (const child of children) {
+      if (!child.attached) {
+        throw new Error(
+          `node #${child.id} was removed from the tree: create a new node instead of reusing it`,
+        );
+      }
       if (child.parent !== null && child.parent !== node) {
         throw new Error(
           `node #${child.id} is already a child of node #${child.parent.id}: remove it there first`,
         );
       }
-      child.parent = node;
     }
+    for (const child of old) if (child.parent === node) child.parent = null;
+    for (const child of children) child.parent = node;
     node.children = children;
     this.#touched.add(node);
   }
@@ -152,7 +161,8 @@ export class SemanticTree {
     node.parent = null;
     this.#nodes.delete(node.id);
     this.#touched.delete(node);
-    this.#removed.push(node.id);
+    // A node created and removed within one frame was never seen: it is no change to report.
+    if (!this.#created.delete(node)) this.#removed.push(node.id);
     for (const child of node.children) this.#forget(child);
   }
 
@@ -172,6 +182,7 @@ export class SemanticTree {
       removed: this.#removed,
     };
     this.#touched = new Set();
+    this.#created = new Set();
     this.#removed = [];
     return update;
   }

@@ -50,7 +50,14 @@ export function layoutEntries(root: SemanticNode): LayoutEntry[] {
     const [node, parentX, parentY] = stack.pop()!;
     const x = parentX + node.bounds.x;
     const y = parentY + node.bounds.y;
-    entries.push({ id: node.id, role: node.role, x, y, width: node.bounds.width, height: node.bounds.height });
+    entries.push({
+      id: node.id,
+      role: node.role,
+      x,
+      y,
+      width: node.bounds.width,
+      height: node.bounds.height,
+    });
     for (let index = node.children.length - 1; index >= 0; index--) {
       stack.push([node.children[index]!, x, y]);
     }

@@ -15,14 +15,29 @@ function indent(depth: number): string {
   return indents[depth]!;
 }
 
+// JSON.stringify leaves NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR as they are, yet many
+// readers (Python's splitlines, JavaScript's multiline regular expressions) end a line there.
+const UNICODE_LINE_BREAK = /[\u0085\u2028\u2029]/;
+const UNICODE_LINE_BREAKS = /[\u0085\u2028\u2029]/g;
+
+/** An app string as a JSON string that holds no line break of any kind. */
+function quote(text: string): string {
+  const json = JSON.stringify(text);
+  if (!UNICODE_LINE_BREAK.test(json)) return json; // nearly always: keep tree text fast
+  return json.replace(
+    UNICODE_LINE_BREAKS,
+    (character) => "\\u" + character.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
+}
+
 /** Formats one node's line, without indent. */
 export function formatNodeLine(node: SemanticNode): string {
   let line = node.role;
-  if (node.name !== undefined) line += " " + JSON.stringify(node.name);
+  if (node.name !== undefined) line += " " + quote(node.name);
   line += " #" + node.id;
   const secure = node.has("secure");
   if (node.value !== undefined && node.value !== "" && !secure) {
-    line += " value=" + JSON.stringify(node.value);
+    line += " value=" + quote(node.value);
   }
   const states = node.states;
   if (states !== 0) {
