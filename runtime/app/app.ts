@@ -193,6 +193,14 @@ export class App implements Host, InputEnv {
     return elementOrigin(element);
   }
 
+  runEffects(): void {
+    try {
+      this.runtime.flush();
+    } catch (error) {
+      this.reportError(error, "the effects of a frame");
+    }
+  }
+
   // ── Frames ──────────────────────────────────────────────────────────────────────────
 
   /** Asks for a frame soon (coalesced: many requests, one frame). */
@@ -233,11 +241,7 @@ export class App implements Host, InputEnv {
     let afterLayout = start;
     let afterRender = start;
     try {
-      try {
-        this.runtime.flush();
-      } catch (error) {
-        this.reportError(error, "the effects of a frame");
-      }
+      this.runEffects();
       afterEffects = performance.now();
       this.#rebuildStructure();
       const { width, height } = this.renderer.size();
@@ -259,7 +263,9 @@ export class App implements Host, InputEnv {
       totalMs: end - start,
       at,
     });
-    if (this.frames.length > RECENT_FRAMES) this.frames.splice(0, this.frames.length - RECENT_FRAMES);
+    if (this.frames.length > RECENT_FRAMES) {
+      this.frames.splice(0, this.frames.length - RECENT_FRAMES);
+    }
     if (update !== null) {
       for (const listener of this.#updateListeners) listener(update);
     }

@@ -21,7 +21,7 @@ export class AppConfig {
   /** @param title the window title; it also names the app's socket */
   constructor(title: string) {
     if (typeof title !== "string" || title.trim() === "") {
-      throw new TypeError("AppConfig needs a non-empty title, such as new AppConfig(\"Notes\")");
+      throw new TypeError('AppConfig needs a non-empty title, such as new AppConfig("Notes")');
     }
     this.#title = title;
   }
@@ -29,7 +29,7 @@ export class AppConfig {
   /** Sets the app id (reverse-DNS, as in `org.crownos.Notes`); returns the config. */
   appId(id: string): this {
     if (typeof id !== "string" || id === "") {
-      throw new TypeError("appId() takes a non-empty string such as \"org.crownos.Notes\"");
+      throw new TypeError('appId() takes a non-empty string such as "org.crownos.Notes"');
     }
     this.#appId = id;
     return this;

@@ -88,12 +88,16 @@ export function parseAction(raw: unknown): Action {
       return { action: name };
     case "type_text":
       if (typeof record.text !== "string") {
-        throw invalid(`type_text needs "text", a string, as in {"action": "type_text", "text": "hello"}`);
+        throw invalid(
+          `type_text needs "text", a string, as in {"action": "type_text", "text": "hello"}`,
+        );
       }
       return { action: name, text: record.text };
     case "press_key":
       if (typeof record.keybind !== "string") {
-        throw invalid(`press_key needs "keybind", a string, as in {"action": "press_key", "keybind": "Ctrl+A"}`);
+        throw invalid(
+          `press_key needs "keybind", a string, as in {"action": "press_key", "keybind": "Ctrl+A"}`,
+        );
       }
       try {
         parseKeybind(record.keybind);
@@ -103,12 +107,16 @@ export function parseAction(raw: unknown): Action {
       return { action: name, keybind: record.keybind };
     case "scroll":
       if (!isPoint(record.delta)) {
-        throw invalid(`scroll needs "delta" with numbers x and y, as in {"action": "scroll", "delta": {"x": 0, "y": 3}}`);
+        throw invalid(
+          `scroll needs "delta" with numbers x and y, as in {"action": "scroll", "delta": {"x": 0, "y": 3}}`,
+        );
       }
       return { action: name, delta: { x: record.delta.x, y: record.delta.y } };
     case "drag":
       if (!isPoint(record.to)) {
-        throw invalid(`drag needs "to" with numbers x and y, as in {"action": "drag", "to": {"x": 40, "y": 3}}`);
+        throw invalid(
+          `drag needs "to" with numbers x and y, as in {"action": "drag", "to": {"x": 40, "y": 3}}`,
+        );
       }
       return { action: name, to: { x: record.to.x, y: record.to.y } };
     default:
@@ -129,6 +137,11 @@ export interface InputEnv {
   moveFocus(direction: 1 | -1): void;
   /** The window coordinates of an element's top-left corner. */
   origin(element: Element): { x: number; y: number };
+  /**
+   * Runs the effects that earlier input queued, without ending the frame: what the next
+   * event of the same action meets is the app as that input left it.
+   */
+  runEffects(): void;
 }
 
 /** Who acts: agents are refused where people are not (typing into secure fields). */
@@ -162,14 +175,21 @@ export function guardAction(element: Element, action: Action, actor: Actor): voi
 }
 
 function click(env: InputEnv, element: Element): void {
-  env.focus(closest(element, focusable));
+  // Clicking what cannot take focus (a plain text) leaves focus where it was: a no-op stays one.
+  const focusTarget = closest(element, focusable);
+  if (focusTarget !== null) env.focus(focusTarget);
   const target = closest(element, (candidate) => candidate.behavior.activate !== undefined);
   if (target !== null && !target.effectivelyDisabled) target.behavior.activate!(env.rt);
 }
 
-/** Sends a key to the focused element (or `start`), then up its ancestors, then to defaults. */
+/**
+ * Sends a key to `start` (the node acted on; the focused element when null), then up its
+ * ancestors, then to defaults.
+ */
 export function dispatchKey(env: InputEnv, keybind: Keybind, start: Element | null): void {
-  const first = env.focused ?? start;
+  // The node acted on, not whatever has focus: a key pressed on a dialog must not reach a
+  // secure field focused inside it, past the guard that checked only the dialog.
+  const first = start ?? env.focused;
   for (let current = first; current !== null; current = current.parent) {
     if (current.effectivelyDisabled) continue;
     if (current.behavior.key?.(keybind, env.rt)) return;
@@ -198,10 +218,16 @@ export function performAction(env: InputEnv, element: Element, action: Action, a
       click(env, element);
       return;
     case "double_click": {
+      // Each click meets the app as the one before left it: a checkbox toggles twice, and a
+      // Delete button the first click removed takes no second click.
       click(env, element);
+      env.runEffects();
+      if (!element.mounted) return;
       click(env, element);
+      env.runEffects();
+      if (!element.mounted) return;
       const target = closest(element, (candidate) => candidate.behavior.doubleClick !== undefined);
-      target?.behavior.doubleClick!(env.rt);
+      if (target !== null && !target.effectivelyDisabled) target.behavior.doubleClick!(env.rt);
       return;
     }
     case "hover":
@@ -211,7 +237,9 @@ export function performAction(env: InputEnv, element: Element, action: Action, a
       if (!focusable(element)) {
         throw new ActionError(
           "unsupported",
-          `invalid arguments: a ${describe(element)} cannot take focus; focus works on buttons, text fields, checkboxes, sliders, menus and list items`,
+          `invalid arguments: a ${
+            describe(element)
+          } cannot take focus; focus works on buttons, text fields, checkboxes, sliders, menus and list items`,
         );
       }
       env.focus(element);
@@ -237,7 +265,9 @@ export function performAction(env: InputEnv, element: Element, action: Action, a
       if (target === null) {
         throw new ActionError(
           "unsupported",
-          `invalid arguments: scroll works on a scroll_view or a node inside one; this ${describe(element)} is in none`,
+          `invalid arguments: scroll works on a scroll_view or a node inside one; this ${
+            describe(element)
+          } is in none`,
         );
       }
       target.behavior.scroll!(Math.round(action.delta.x), Math.round(action.delta.y));

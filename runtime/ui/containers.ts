@@ -173,7 +173,10 @@ export class MenuView extends WidgetView {
       if (open) {
         const owner = new Owner(context.host.runtime, context.owner);
         itemsOwner = owner;
-        runWithOwner(owner, () => mountChildren({ host: context.host, owner }, element, this.#items));
+        runWithOwner(
+          owner,
+          () => mountChildren({ host: context.host, owner }, element, this.#items),
+        );
       } else {
         for (const child of [...element.children]) element.removeChild(child);
         disposeOwner(itemsOwner!);
@@ -200,7 +203,9 @@ export class MenuView extends WidgetView {
 /** A menu labelled `label` with the given items. */
 export function menu(label: Prop<string>, ...items: MenuItemView[]): MenuView {
   for (const item of items) {
-    if (!(item instanceof MenuItemView)) throw new TypeError("menu() items must be menuItem() views");
+    if (!(item instanceof MenuItemView)) {
+      throw new TypeError("menu() items must be menuItem() views");
+    }
   }
   return new MenuView(label, items);
 }
@@ -228,7 +233,9 @@ export class MenuItemView extends WidgetView {
       activate: (rt) => {
         // Close the menu first, as a real one does, then act on the choice.
         let menuElement: Element | null = element.parent;
-        while (menuElement !== null && menuElement.kind !== "menu") menuElement = menuElement.parent;
+        while (menuElement !== null && menuElement.kind !== "menu") {
+          menuElement = menuElement.parent;
+        }
         (menuElement?.state.close as (() => void) | undefined)?.();
         this.#onSelect(rt);
       },

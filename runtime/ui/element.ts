@@ -135,7 +135,8 @@ export class Element {
 
   /** True when the element or an ancestor is disabled. */
   get effectivelyDisabled(): boolean {
-    for (let element: Element | null = this; element !== null; element = element.parent) {
+    if (this.disabled) return true;
+    for (let element = this.parent; element !== null; element = element.parent) {
       if (element.disabled) return true;
     }
     return false;
@@ -171,7 +172,8 @@ export class Element {
 
   /** The nearest ancestor-or-self that has a semantic node. */
   get semanticElement(): Element | null {
-    for (let element: Element | null = this; element !== null; element = element.parent) {
+    if (this.node !== null) return this;
+    for (let element = this.parent; element !== null; element = element.parent) {
       if (element.node !== null) return element;
     }
     return null;

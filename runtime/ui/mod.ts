@@ -5,7 +5,7 @@
  */
 
 export { Component, component, Cx } from "./component.ts";
-export { Binding, bind, type MountContext, type Prop, View } from "./view.ts";
+export { bind, Binding, type MountContext, type Prop, View } from "./view.ts";
 export { Rt } from "./rt.ts";
 export { AppTool, type JsonSchema, type ToolHandler, ToolRegistry } from "./tools.ts";
 export { WidgetView } from "./widget_view.ts";

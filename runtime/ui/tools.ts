@@ -29,7 +29,7 @@ function schemaFromText(text: string): JsonSchema {
     );
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new TypeError("invalid input schema: expected a JSON object such as {\"type\":\"object\"}");
+    throw new TypeError('invalid input schema: expected a JSON object such as {"type":"object"}');
   }
   const schema = parsed as JsonSchema;
   if (schema.type !== "object") {
@@ -65,9 +65,7 @@ export class AppTool {
   ) {
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
       throw new TypeError(
-        `invalid tool name ${
-          JSON.stringify(name)
-        }: use 1 to 64 letters, digits, "_", "-" or "."`,
+        `invalid tool name ${JSON.stringify(name)}: use 1 to 64 letters, digits, "_", "-" or "."`,
       );
     }
     this.name = name;

@@ -152,5 +152,10 @@ export function followName(
 ): void {
   const node = element.node;
   if (name === undefined || node === null) return;
-  follow(context, name, (value) => context.host.tree.setName(node, String(value)), "a name binding");
+  follow(
+    context,
+    name,
+    (value) => context.host.tree.setName(node, String(value)),
+    "a name binding",
+  );
 }

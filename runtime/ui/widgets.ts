@@ -124,7 +124,9 @@ export class CheckboxView extends WidgetView {
     element.behavior = {
       focusable: true,
       activate: (rt) => {
-        const next = !element.state.checked;
+        // The signal, not the shown state: a second toggle before the frame sees the first.
+        const current = source instanceof Signal ? source.get(rt) : element.state.checked;
+        const next = !current;
         if (source instanceof Signal) source.set(rt, next);
         else if (!(source instanceof Binding)) show(next); // a plain value: the box keeps its own state
         this.#onToggle?.(next, rt);
@@ -189,6 +191,8 @@ export class TextFieldView extends WidgetView {
       edit.setValue(String(value));
       showValue();
     });
+    // An empty field has the value "" from the start, so typing nothing changes no node.
+    if (!secure) tree.setValue(node, edit.value);
     const changed = (rt: Rt) => {
       if (source instanceof Signal) source.set(rt, edit.value);
       showValue();
@@ -274,14 +278,17 @@ export class SliderView extends WidgetView {
     const moveTo = (raw: number, rt: Rt) => {
       const snapped = clamp(min + Math.round((raw - min) / step) * step, min, max);
       const next = Number(snapped.toFixed(10)); // no 0.30000000000000004
-      if (next === element.state.value) return;
+      if (source instanceof Signal ? next === source.get(rt) : next === element.state.value) return;
       if (source instanceof Signal) source.set(rt, next);
       if (!(source instanceof Signal) && !(source instanceof Binding)) show(next);
     };
     element.behavior = {
       focusable: true,
       key: (keybind, rt) => {
-        const current = Number(element.state.value);
+        // The signal, not the shown value: a second key before the frame sees the first.
+        const current = source instanceof Signal
+          ? clamp(Number(source.get(rt)), min, max)
+          : Number(element.state.value);
         const moves: Record<string, number> = {
           ArrowRight: current + step,
           ArrowUp: current + step,
@@ -395,7 +402,9 @@ export class CustomView extends WidgetView {
 export function widget(options: WidgetOptions, ...children: View[]): CustomView {
   if (options.role !== undefined && !isRole(options.role)) {
     throw new TypeError(
-      `widget() got an unknown role ${JSON.stringify(options.role)}; use one of the snake_case roles such as button, checkbox, list_item`,
+      `widget() got an unknown role ${
+        JSON.stringify(options.role)
+      }; use one of the snake_case roles such as button, checkbox, list_item`,
     );
   }
   return new CustomView(options, children);

@@ -1,0 +1,322 @@
+import assert from "node:assert/strict";
+import { HeadlessRenderer } from "../render/headless.ts";
+import { render } from "../testing.ts";
+import type { TreeUpdate } from "../semantics/mod.ts";
+import { AppTool, bind, button, column, component, text, View, widget } from "../ui/mod.ts";
+import { App, RECENT_FRAMES } from "./app.ts";
+import { setLogSink } from "./log.ts";
+import type { Renderer, RenderSource } from "./renderer.ts";
+
+/** Runs `fn` with log lines captured; returns them. */
+async function captureLog(fn: () => Promise<void>): Promise<string[]> {
+  const lines: string[] = [];
+  const restore = setLogSink((line) => lines.push(line));
+  try {
+    await fn();
+  } finally {
+    restore();
+  }
+  return lines;
+}
+
+function busyWait(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // Spin: the time must land inside the phase being measured.
+  }
+}
+
+/** A headless renderer that takes `ms` to draw each frame and records that it closed. */
+class SlowRenderer implements Renderer {
+  readonly kind = "headless";
+  readonly #inner = new HeadlessRenderer();
+  slowMs = 0;
+  closed = 0;
+  size() {
+    return this.#inner.size();
+  }
+  render(_source: RenderSource): void {
+    busyWait(this.slowMs);
+  }
+  close(): void {
+    this.closed++;
+  }
+}
+
+const counter = () =>
+  component((cx) => {
+    const count = cx.signal(0, { name: "count" });
+    return column(
+      button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+      text(bind((rt) => `Count: ${count.get(rt)}`)),
+    );
+  });
+
+Deno.test("App frames", async (t) => {
+  await t.step("the first frame is recorded with its revision and timings", async () => {
+    const before = Date.now();
+    const app = await render(counter());
+    const frames = app.app.frames;
+    assert.equal(frames.length, 1);
+    const [first] = frames;
+    assert.equal(first!.revision, 1);
+    assert.equal(first!.changed, true);
+    for (const key of ["effectsMs", "layoutMs", "renderMs", "totalMs"] as const) {
+      assert.ok(Number.isFinite(first![key]) && first![key] >= 0, key);
+    }
+    assert.ok(first!.totalMs >= first!.effectsMs + first!.layoutMs + first!.renderMs - 1e-9);
+    assert.ok(first!.at >= before && first!.at <= Date.now());
+    await app.close();
+  });
+
+  await t.step("each phase's time is recorded in its own field", () => {
+    const renderer = new SlowRenderer();
+    let slowBinding = false;
+    const root = component((cx) => {
+      const count = cx.signal(0);
+      return column(
+        button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+        text(bind((rt) => {
+          const value = count.get(rt);
+          if (slowBinding) busyWait(15);
+          return `Count: ${value}`;
+        })),
+      );
+    });
+    const app = new App(root, { title: "Timed", renderer });
+    const plus = app.tree.root.children[0]!.id;
+    renderer.slowMs = 15;
+    app.act(plus, { action: "focus" });
+    const rendered = app.frames.at(-1)!;
+    assert.ok(rendered.renderMs >= 14, `render took ${rendered.renderMs}ms`);
+    assert.ok(rendered.effectsMs < 14, `effects took ${rendered.effectsMs}ms`);
+    renderer.slowMs = 0;
+    slowBinding = true;
+    app.act(plus, { action: "click" });
+    const effects = app.frames.at(-1)!;
+    assert.ok(effects.effectsMs >= 14, `effects took ${effects.effectsMs}ms`);
+    assert.ok(effects.renderMs < 14, `render took ${effects.renderMs}ms`);
+    assert.ok(effects.totalMs >= effects.effectsMs);
+    app.close();
+  });
+
+  await t.step("a frame that changes nothing is recorded and leaves the revision", async () => {
+    const app = await render(counter());
+    const revision = app.revision;
+    assert.equal(app.app.frame(), null);
+    assert.equal(app.revision, revision);
+    const last = app.app.frames.at(-1)!;
+    assert.equal(last.changed, false);
+    assert.equal(last.revision, revision);
+    await app.close();
+  });
+
+  await t.step("a frame with many changes raises the revision by exactly one", async () => {
+    const app = await render(counter());
+    const updates: TreeUpdate[] = [];
+    app.app.onTreeUpdate((update) => updates.push(update));
+    const revision = app.revision;
+    const plus = app.get({ name: "+1" }).id;
+    assert.equal(await app.act(plus, { action: "click" }), revision + 1); // focus and the count
+    assert.equal(updates.length, 1);
+    assert.equal(updates[0]!.revision, revision + 1);
+    assert.deepEqual(updates[0]!.nodes.map((node) => node.name).sort(), ["+1", "Count: 1"]);
+    await app.close();
+  });
+
+  await t.step(`only the last ${RECENT_FRAMES} frames are kept`, async () => {
+    const app = await render(counter());
+    for (let index = 0; index < RECENT_FRAMES + 10; index++) app.app.frame();
+    assert.equal(app.app.frames.length, RECENT_FRAMES);
+    assert.ok(app.app.frames.every((frame) => !frame.changed), "the first frame was dropped");
+    assert.deepEqual(app.snapshot().frames, app.app.frames);
+    await app.close();
+  });
+
+  await t.step("the snapshot's frames are a copy", async () => {
+    const app = await render(counter());
+    const frames = app.snapshot().frames;
+    app.app.frame();
+    assert.equal(frames.length, 1);
+    assert.equal(app.app.frames.length, 2);
+    await app.close();
+  });
+});
+
+Deno.test("App errors from app code", async (t) => {
+  await t.step(
+    "an error thrown in a click handler is logged and the app keeps working",
+    async () => {
+      const lines = await captureLog(async () => {
+        const root = component((cx) => {
+          const count = cx.signal(0);
+          return column(
+            button("Boom", () => {
+              throw new Error("boom");
+            }),
+            button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+            text(bind((rt) => `Count: ${count.get(rt)}`)),
+          );
+        });
+        const app = await render(root);
+        const revision = app.revision;
+        assert.equal(
+          await app.act(app.get({ name: "Boom" }).id, { action: "click" }),
+          revision + 1,
+        );
+        assert.match(app.tree(), /button "Boom" #2 focused/);
+        await app.act(app.get({ name: "+1" }).id, { action: "click" });
+        assert.equal(app.get({ role: "text" }).name, "Count: 1");
+        await app.close();
+      });
+      assert.deepEqual(lines, ["error in the click handler: Error: boom"]);
+    },
+  );
+
+  await t.step(
+    "an error thrown in a binding is logged; the node keeps its last value",
+    async () => {
+      const lines = await captureLog(async () => {
+        const root = component((cx) => {
+          const count = cx.signal(0);
+          return column(
+            button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+            text(bind((rt) => {
+              if (count.get(rt) === 1) throw new RangeError("one is not allowed");
+              return `Count: ${count.get(rt)}`;
+            })),
+          );
+        });
+        const app = await render(root);
+        const plus = app.get({ name: "+1" }).id;
+        await app.act(plus, { action: "click" });
+        assert.equal(app.get({ role: "text" }).name, "Count: 0");
+        await app.act(plus, { action: "click" });
+        assert.equal(app.get({ role: "text" }).name, "Count: 2", "the binding recovers");
+        await app.close();
+      });
+      assert.ok(lines.length >= 1);
+      for (const line of lines) {
+        assert.match(line, /^error in a (name )?binding: RangeError: one is not allowed$/);
+      }
+    },
+  );
+
+  await t.step("an error thrown in an effect or a key handler is logged", async () => {
+    const lines = await captureLog(async () => {
+      const root = component((cx) => {
+        const count = cx.signal(0);
+        cx.effect((rt) => {
+          if (count.get(rt) > 0) throw new Error("effect failed");
+        });
+        return column(
+          button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+          widget({
+            role: "button",
+            name: "Keys",
+            focusable: true,
+            onKey: () => {
+              throw new Error("key failed");
+            },
+          }),
+        );
+      });
+      const app = await render(root);
+      await app.act(app.get({ name: "+1" }).id, { action: "click" });
+      await app.act(app.get({ name: "Keys" }).id, { action: "press_key", keybind: "x" });
+      assert.match(app.tree(), /button "Keys" #3 focused/);
+      await app.close();
+    });
+    assert.deepEqual(lines, [
+      "error in an effect: Error: effect failed",
+      "error in the press_key handler: Error: key failed",
+    ]);
+  });
+
+  await t.step("log lines stay on one line", async () => {
+    const lines = await captureLog(async () => {
+      const root = component(() =>
+        button("Boom", () => {
+          throw new Error("two\nlines");
+        })
+      );
+      const app = await render(root);
+      await app.act(2, { action: "click" });
+      await app.close();
+    });
+    assert.deepEqual(lines, ["error in the click handler: Error: two\\nlines"]);
+  });
+
+  await t.step("App refuses a root that is not a view", () => {
+    assert.throws(
+      () => new App("root" as unknown as View, { title: "x", renderer: new HeadlessRenderer() }),
+      { name: "TypeError", message: "the root must be a view, such as component((cx) => ...)" },
+    );
+  });
+});
+
+Deno.test("App.close()", async (t) => {
+  await t.step("close() runs cleanups, removes tools and releases the renderer once", async () => {
+    const cleanups: string[] = [];
+    const renderer = new SlowRenderer();
+    const root = component((cx) => {
+      cx.onCleanup(() => cleanups.push("root"));
+      cx.registerTool(new AppTool("ping", "Answers pong", `{"type":"object"}`, () => `"pong"`));
+      return component((inner) => {
+        inner.onCleanup(() => cleanups.push("inner"));
+        return text("x");
+      });
+    });
+    const app = new App(root, { title: "Closing", renderer });
+    let toolChanges = 0;
+    app.tools.onChange(() => toolChanges++);
+    let quit = false;
+    void app.quitRequested.then(() => (quit = true));
+    app.close();
+    assert.deepEqual(cleanups, ["inner", "root"]);
+    assert.deepEqual(app.tools.list(), []);
+    assert.equal(toolChanges, 1);
+    assert.equal(renderer.closed, 1);
+    assert.equal(app.closed, true);
+    app.close();
+    assert.equal(renderer.closed, 1, "close() is safe to call twice");
+    assert.deepEqual(cleanups, ["inner", "root"]);
+    await Promise.resolve();
+    assert.equal(quit, true, "closing settles quitRequested");
+  });
+
+  await t.step("after close() frames do nothing and actions are refused", async () => {
+    const app = await render(counter());
+    const frames = app.app.frames.length;
+    await app.close();
+    assert.equal(app.app.frame(), null);
+    assert.equal(app.app.frames.length, frames);
+    await assert.rejects(() => app.act(2, { action: "click" }), { message: "the app has closed" });
+  });
+
+  await t.step("a cleanup that throws is logged and the others still run", async () => {
+    const cleanups: string[] = [];
+    const lines = await captureLog(async () => {
+      const root = component((cx) => {
+        cx.onCleanup(() => cleanups.push("first"));
+        cx.onCleanup(() => {
+          throw new Error("cleanup failed");
+        });
+        return text("x");
+      });
+      const app = await render(root);
+      await app.close();
+    });
+    assert.deepEqual(cleanups, ["first"]);
+    assert.deepEqual(lines, ["error in a cleanup: Error: cleanup failed"]);
+  });
+
+  await t.step("rt.quit() settles quitRequested without closing", async () => {
+    const root = component(() => button("Quit", (rt) => rt.quit()));
+    const app = await render(root);
+    await app.act(2, { action: "click" });
+    await app.app.quitRequested;
+    assert.equal(app.app.closed, false);
+    await app.close();
+  });
+});

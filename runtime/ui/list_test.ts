@@ -1,0 +1,220 @@
+import assert from "node:assert/strict";
+import { setLogSink } from "../app/log.ts";
+import { render, type TestApp } from "../testing.ts";
+import type { Signal } from "../reactive/mod.ts";
+import { AppTool, column, component, list, row, text } from "./mod.ts";
+import { button } from "./widgets.ts";
+import { rowsOf } from "./_test_tree.ts";
+
+/** Renders a list of strings (key: the string) whose rows are a text and a button. */
+async function renderList(initial: string[], key?: (item: string) => unknown) {
+  let items: Signal<string[]> | undefined;
+  const events: string[] = [];
+  const root = component((cx) => {
+    items = cx.signal(initial);
+    return list(
+      items,
+      (item) =>
+        component((rowCx) => {
+          rowCx.onCleanup(() => events.push(`cleanup ${item}`));
+          return row(text(item), button("Open", () => events.push(`open ${item}`)));
+        }),
+      key,
+    )
+      .onSelect((item) => events.push(`select ${item}`))
+      .onActivate((item) => events.push(`activate ${item}`));
+  });
+  const app = await render(root);
+  const set = async (next: string[]) => {
+    items!.set(app.app.rt, next);
+    await app.settle();
+  };
+  return { app, set, events };
+}
+
+/** The ids of each row by its text: the list_item's, the text's and the button's. */
+function idsByText(app: TestApp): Map<string, number[]> {
+  return new Map(rowsOf(app).map((row) => [row.names[0]!, [row.item, ...row.ids]]));
+}
+
+function textsOf(app: TestApp): string[] {
+  return rowsOf(app).map((row) => row.names[0]!);
+}
+
+Deno.test("list() keyed rows", async (t) => {
+  await t.step("list() mounts one list_item per item, in order", async () => {
+    const { app } = await renderList(["a", "b"]);
+    assert.equal(
+      app.tree(),
+      [
+        `window "Test" #1`,
+        `  list #2`,
+        `    list_item #3`,
+        `      text "a" #4`,
+        `      button "Open" #5`,
+        `    list_item #6`,
+        `      text "b" #7`,
+        `      button "Open" #8`,
+        ``,
+      ].join("\n"),
+    );
+    await app.close();
+  });
+
+  await t.step("list() rows keep their ids when the items are reordered", async () => {
+    const { app, set, events } = await renderList(["a", "b", "c"]);
+    const before = idsByText(app);
+    const revision = app.revision;
+    await set(["c", "a", "b"]);
+    assert.deepEqual(textsOf(app), ["c", "a", "b"]);
+    assert.deepEqual(idsByText(app), before);
+    assert.equal(app.revision, revision + 1);
+    assert.deepEqual(events, [], "no row was unmounted");
+    await app.close();
+  });
+
+  await t.step("list() keeps rows across an insert and gives the new row fresh ids", async () => {
+    const { app, set } = await renderList(["a", "b"]);
+    const before = idsByText(app);
+    const highest = Math.max(...[...before.values()].flat());
+    await set(["new", "a", "b"]);
+    const after = idsByText(app);
+    assert.deepEqual(after.get("a"), before.get("a"));
+    assert.deepEqual(after.get("b"), before.get("b"));
+    for (const id of after.get("new")!) assert.ok(id > highest, `id ${id} is new`);
+    await app.close();
+  });
+
+  await t.step(
+    "list() unmounts removed rows for good: cleanups run, ids are never reused",
+    async () => {
+      const { app, set, events } = await renderList(["a", "b", "c"]);
+      const before = idsByText(app);
+      await set(["a", "c"]);
+      assert.deepEqual(events, ["cleanup b"]);
+      const goneIds = before.get("b")!;
+      for (const id of goneIds) {
+        await assert.rejects(() => app.act(id, { action: "click" }), {
+          name: "ActionError",
+          message: `no node with id ${id}`,
+        });
+      }
+      await set(["a", "b", "c"]); // the same key again is a new row
+      const again = idsByText(app).get("b")!;
+      const everUsed = new Set([...before.values()].flat());
+      for (const id of again) assert.ok(!everUsed.has(id), `id ${id} was not used before`);
+      assert.deepEqual(idsByText(app).get("a"), before.get("a"));
+      await app.close();
+    },
+  );
+
+  await t.step("list() with a key function keeps rows by that key", async () => {
+    const { app, set, events } = await renderList(["a:1", "b:2"], (item) => item.split(":")[1]);
+    const before = idsByText(app);
+    await set(["b:2", "a:1"]);
+    assert.deepEqual(idsByText(app), before);
+    await set(["z:2"]); // key 2 stays: the row keeps its element, rendered from its first item
+    assert.deepEqual(events, ["cleanup a:1"]);
+    assert.deepEqual(rowsOf(app).map((row) => row.item), [before.get("b:2")![0]]);
+    await app.close();
+  });
+
+  await t.step("list() keeps rows with repeated keys apart", async () => {
+    const { app, set, events } = await renderList(["x", "x", "y"]);
+    const rows = rowsOf(app);
+    assert.deepEqual(textsOf(app), ["x", "x", "y"]);
+    assert.equal(new Set(rows.map((row) => row.item)).size, 3);
+    await set(["x", "y"]);
+    assert.deepEqual(events, ["cleanup x"]);
+    assert.deepEqual(
+      rowsOf(app).map((row) => row.item),
+      [rows[0]!.item, rows[2]!.item],
+      "the first x keeps its row, the repeat goes",
+    );
+    await app.close();
+  });
+
+  await t.step("list() handles an in-place update of its signal", async () => {
+    let items: Signal<string[]> | undefined;
+    const root = component((cx) => {
+      items = cx.signal(["a"]);
+      return list(items, (item) => text(item));
+    });
+    const app = await render(root);
+    items!.update(app.app.rt, (value) => value.push("b"));
+    assert.equal(app.query({ role: "list_item" }).length, 2);
+    await app.close();
+  });
+
+  await t.step("list() logs items that are not an array and keeps its rows", async () => {
+    const lines: string[] = [];
+    const restore = setLogSink((line) => lines.push(line));
+    try {
+      const { app, set } = await renderList(["a"]);
+      await set("oops" as unknown as string[]);
+      assert.deepEqual(lines, [
+        "error in list(): TypeError: list() items must be an array, got string",
+      ]);
+      assert.deepEqual(textsOf(app), ["a"]);
+      await app.close();
+    } finally {
+      restore();
+    }
+  });
+});
+
+Deno.test("list() rows and their input", async (t) => {
+  await t.step("clicking a row selects it; selecting another moves the state", async () => {
+    const { app, events } = await renderList(["a", "b"]);
+    const [first, second] = rowsOf(app);
+    await app.act(first!.ids[0]!, { action: "click" }); // the text inside the row
+    assert.deepEqual(events, ["select a"]);
+    assert.match(app.tree(), new RegExp(`list_item #${first!.item} focused selected`));
+    await app.act(second!.item, { action: "click" });
+    assert.deepEqual(events, ["select a", "select b"]);
+    assert.match(app.tree(), new RegExp(`list_item #${first!.item}\n`));
+    assert.match(app.tree(), new RegExp(`list_item #${second!.item} focused selected`));
+    await app.close();
+  });
+
+  await t.step("a button inside a row gets the click, not the row", async () => {
+    const { app, events } = await renderList(["a"]);
+    const button = app.get({ role: "button", name: "Open" });
+    await app.act(button.id, { action: "click" });
+    assert.deepEqual(events, ["open a"]);
+    await app.close();
+  });
+
+  await t.step("double-clicking a row selects and activates it", async () => {
+    const { app, events } = await renderList(["a", "b"]);
+    await app.act(rowsOf(app)[1]!.item, { action: "double_click" });
+    assert.deepEqual(events, ["select b", "activate b"]);
+    await app.close();
+  });
+
+  await t.step("rows registering tools keep them only while they exist", async () => {
+    let items: Signal<string[]> | undefined;
+    const root = component((cx) => {
+      items = cx.signal(["a", "b"]);
+      return column(
+        list(items, (item) =>
+          component((rowCx) => {
+            rowCx.registerTool(
+              new AppTool(`open_${item}`, `Opens ${item}`, `{"type":"object"}`, () => "{}"),
+            );
+            return text(item);
+          })),
+      );
+    });
+    const app = await render(root);
+    assert.deepEqual(app.tools().map((tool) => tool.name), ["open_a", "open_b"]);
+    items!.set(app.app.rt, ["b"]);
+    await app.settle();
+    assert.deepEqual(app.tools().map((tool) => tool.name), ["open_b"]);
+    await app.close();
+  });
+
+  await t.step("list() refuses a render argument that is not a function", () => {
+    assert.throws(() => list([], "x" as unknown as () => never), { name: "TypeError" });
+  });
+});

@@ -1,0 +1,322 @@
+import assert from "node:assert/strict";
+import type { Signal } from "../reactive/mod.ts";
+import { render } from "../testing.ts";
+import {
+  bind,
+  button,
+  checkbox,
+  column,
+  component,
+  heading,
+  list,
+  menu,
+  menuItem,
+  scrollView,
+  slider,
+  text,
+  textField,
+  widget,
+} from "./mod.ts";
+import type { MenuItemView } from "./containers.ts";
+import type { Role } from "../semantics/mod.ts";
+import { nodeOf } from "./_test_tree.ts";
+
+Deno.test("widget modifiers", async (t) => {
+  await t.step(".label() names the node without changing what it shows", async () => {
+    const root = component(() =>
+      column(button("+", () => {}).label("Add one"), text("•").label("Status"))
+    );
+    const app = await render(root);
+    assert.match(app.tree(), /button "Add one" #2\n {2}text "Status" #3/);
+    assert.equal(app.query({ name: "+" }).length, 0);
+    await app.close();
+  });
+
+  await t.step(".label() follows a binding", async () => {
+    let setName: ((name: string) => void) | undefined;
+    const root = component((cx) => {
+      const name = cx.signal("Save");
+      setName = (value) => name.set(cx, value);
+      return button("S", () => {}).label(bind((rt) => `${name.get(rt)} file`));
+    });
+    const app = await render(root);
+    const { id } = app.get({ name: "Save file" });
+    setName!("Open");
+    await app.settle();
+    assert.equal(app.get({ role: "button" }).name, "Open file");
+    assert.equal(app.get({ role: "button" }).id, id);
+    await app.close();
+  });
+
+  await t.step(".disabled() disables the node and its actions", async () => {
+    let clicks = 0;
+    const root = component(() => button("Off", () => clicks++).disabled());
+    const app = await render(root);
+    assert.match(app.tree(), /button "Off" #2 disabled/);
+    await assert.rejects(() => app.act(2, { action: "click" }), {
+      name: "ActionError",
+      kind: "disabled",
+      message: "the node is disabled",
+    });
+    assert.equal(clicks, 0);
+    await app.close();
+  });
+
+  await t.step(".disabled(binding) follows the binding both ways", async () => {
+    let clicks = 0;
+    let setLocked: ((locked: boolean) => void) | undefined;
+    const root = component((cx) => {
+      const locked = cx.signal(true);
+      setLocked = (value) => locked.set(cx, value);
+      return button("Go", () => clicks++).disabled(bind((rt) => locked.get(rt)));
+    });
+    const app = await render(root);
+    const { id } = app.get({ name: "Go" });
+    await assert.rejects(() => app.act(id, { action: "click" }), {
+      message: "the node is disabled",
+    });
+    setLocked!(false);
+    await app.settle();
+    assert.doesNotMatch(app.tree(), /disabled/);
+    await app.act(id, { action: "click" });
+    assert.equal(clicks, 1);
+    setLocked!(true);
+    await app.settle();
+    assert.match(app.tree(), /button "Go" #2 focused disabled/);
+    await assert.rejects(() => app.act(id, { action: "click" }), {
+      message: "the node is disabled",
+    });
+    assert.equal(clicks, 1);
+    assert.equal(app.get({ name: "Go" }).id, id);
+    await app.close();
+  });
+
+  await t.step(".disabled() on a container refuses actions on what is inside", async () => {
+    const root = component(() => column(button("Inner", () => {})).disabled());
+    const app = await render(root);
+    await assert.rejects(() => app.act(app.get({ name: "Inner" }).id, { action: "focus" }), {
+      message: "the node is disabled",
+    });
+    await app.close();
+  });
+
+  await t.step(".secure() marks the node secure and keeps its value out of the tree", async () => {
+    let password: Signal<string> | undefined;
+    const root = component((cx) => {
+      password = cx.signal("initial-secret");
+      return textField({ label: "Password", value: password }).secure();
+    });
+    const app = await render(root);
+    assert.equal(app.tree(), `window "Test" #1\n  text_field "Password" #2 secure\n`);
+    assert.equal(nodeOf(app, "text_field").value, undefined);
+    await app.userAct(2, { action: "type_text", text: "-more" });
+    assert.equal(password!.get(app.app.rt), "initial-secret-more", "the person typed into it");
+    assert.doesNotMatch(JSON.stringify(app.snapshot()), /secret-more|initial-secret/);
+    assert.deepEqual(app.query({ text: "secret" }), []);
+    await app.close();
+  });
+
+  await t.step(
+    "scrollView().height() keeps that height instead of filling the window",
+    async () => {
+      const root = component(() =>
+        column(scrollView(column(...["a", "b", "c", "d", "e"].map((name) => text(name)))).height(2))
+      );
+      const app = await render(root, { height: 20 });
+      assert.equal(nodeOf(app, "scroll_view").bounds.height, 2);
+      await app.close();
+    },
+  );
+
+  await t.step("scrollView() without a height fills the room left", async () => {
+    const root = component(() => column(text("top"), scrollView(text("inside"))));
+    const app = await render(root, { height: 20 });
+    assert.equal(nodeOf(app, "scroll_view").bounds.height, 19);
+    await app.close();
+  });
+});
+
+Deno.test("widget()", async (t) => {
+  await t.step("widget() with a role and a name is a node agents see and act on", async () => {
+    let clicks = 0;
+    const root = component(() =>
+      widget(
+        {
+          role: "button",
+          name: "Custom",
+          content: "[custom]",
+          focusable: true,
+          onClick: () => clicks++,
+        },
+      )
+    );
+    const app = await render(root);
+    assert.equal(app.tree(), `window "Test" #1\n  button "Custom" #2\n`);
+    await app.act(2, { action: "click" });
+    assert.equal(clicks, 1);
+    assert.match(app.tree(), /button "Custom" #2 focused/);
+    await app.close();
+  });
+
+  await t.step("widget() follows its value and states", async () => {
+    let setOn: ((on: boolean) => void) | undefined;
+    const root = component((cx) => {
+      const on = cx.signal(false);
+      setOn = (value) => on.set(cx, value);
+      return widget({
+        role: "switch",
+        name: "Wi-Fi",
+        value: bind((rt) => (on.get(rt) ? "on" : "off")),
+        checked: on,
+        expanded: true,
+      });
+    });
+    const app = await render(root);
+    assert.match(app.tree(), /switch "Wi-Fi" #2 value="off" expanded\n/);
+    setOn!(true);
+    await app.settle();
+    assert.match(app.tree(), /switch "Wi-Fi" #2 value="on" checked expanded\n/);
+    await app.close();
+  });
+
+  await t.step("widget() without a role is invisible, but its children show", async () => {
+    const root = component(() => widget({ name: "Unseen", content: "drawn" }, text("child")));
+    const app = await render(root);
+    assert.equal(app.tree(), `window "Test" #1\n  text "child" #2\n`);
+    await app.close();
+  });
+
+  await t.step("widget() without a name is invisible, but its children show", async () => {
+    const root = component(() =>
+      widget({ role: "group", content: "drawn" }, button("Child", () => {}))
+    );
+    const app = await render(root);
+    assert.equal(app.tree(), `window "Test" #1\n  button "Child" #2\n`);
+    await app.close();
+  });
+
+  await t.step("widget() .label() gives a name, which makes it visible", async () => {
+    const root = component(() => widget({ role: "group" }, text("child")).label("Panel"));
+    const app = await render(root);
+    assert.equal(app.tree(), `window "Test" #1\n  group "Panel" #2\n    text "child" #3\n`);
+    await app.close();
+  });
+
+  await t.step("widget() refuses an unknown role", () => {
+    assert.throws(() => widget({ role: "Button" as Role }), {
+      name: "TypeError",
+      message: /^widget\(\) got an unknown role "Button"/,
+    });
+  });
+});
+
+Deno.test("leaf widgets", async (t) => {
+  await t.step("heading() and text() have their roles and names", async () => {
+    const app = await render(component(() => column(heading("Title"), text("Body"))));
+    assert.equal(app.tree(), `window "Test" #1\n  heading "Title" #2\n  text "Body" #3\n`);
+    await app.close();
+  });
+
+  await t.step("checkbox() with a plain boolean keeps its own state", async () => {
+    const toggles: boolean[] = [];
+    const root = component(() =>
+      checkbox("Own", true).onToggle((checked) => toggles.push(checked))
+    );
+    const app = await render(root);
+    assert.match(app.tree(), /checkbox "Own" #2 checked/);
+    await app.act(2, { action: "click" });
+    assert.doesNotMatch(app.tree(), /checked/);
+    await app.act(2, { action: "click" });
+    assert.match(app.tree(), /checkbox "Own" #2 focused checked/);
+    assert.deepEqual(toggles, [false, true]);
+    await app.close();
+  });
+
+  await t.step("checkbox() with a signal writes it", async () => {
+    let done: Signal<boolean> | undefined;
+    const root = component((cx) => {
+      done = cx.signal(false);
+      return checkbox("Done", done);
+    });
+    const app = await render(root);
+    await app.act(2, { action: "click" });
+    assert.equal(done!.get(app.app.rt), true);
+    assert.match(app.tree(), /checkbox "Done" #2 focused checked/);
+    done!.set(app.app.rt, false);
+    await app.settle();
+    assert.doesNotMatch(app.tree(), /checked/);
+    await app.close();
+  });
+
+  await t.step("checkbox() with a binding shows it and only reports toggles", async () => {
+    const toggles: boolean[] = [];
+    const root = component(() =>
+      checkbox("Bound", bind(() => true)).onToggle((c) => toggles.push(c))
+    );
+    const app = await render(root);
+    await app.act(2, { action: "click" });
+    assert.match(app.tree(), /checkbox "Bound" #2 focused checked/);
+    assert.deepEqual(toggles, [false]);
+    await app.close();
+  });
+
+  await t.step("textField() with a plain string starts with it and keeps edits", async () => {
+    const root = component(() => textField({ label: "Name", value: "Ada" }));
+    const app = await render(root);
+    assert.match(app.tree(), /text_field "Name" #2 value="Ada"/);
+    await app.act(2, { action: "type_text", text: " L." });
+    assert.match(app.tree(), /text_field "Name" #2 value="Ada L\." focused/);
+    await app.close();
+  });
+
+  await t.step("slider() clamps a signal's value into its range", async () => {
+    const root = component((cx) =>
+      slider({ label: "Level", value: cx.signal(500), min: 0, max: 10 })
+    );
+    const app = await render(root);
+    assert.match(app.tree(), /slider "Level" #2 value="10"/);
+    await app.close();
+  });
+
+  await t.step("constructors refuse wrong arguments", () => {
+    assert.throws(() => button("x", undefined as unknown as () => void), {
+      name: "TypeError",
+      message: "button() takes a label and a click handler (rt) => void",
+    });
+    assert.throws(() => textField(null as unknown as { label: string; value: string }), {
+      name: "TypeError",
+      message: "textField() takes { label, value, onSubmit? }",
+    });
+    assert.throws(() => slider({ label: "x", value: 0, min: 5, max: 5 }), {
+      name: "RangeError",
+      message: "slider() needs finite min < max, got min 5 and max 5",
+    });
+    assert.throws(() => slider({ label: "x", value: 0, min: 0, max: 5, step: 0 }), {
+      name: "RangeError",
+      message: "slider() needs a step above 0, got 0",
+    });
+    assert.throws(() => menu("File", text("no") as unknown as MenuItemView), {
+      name: "TypeError",
+      message: "menu() items must be menuItem() views",
+    });
+    assert.throws(() => menuItem("x", null as unknown as () => void), { name: "TypeError" });
+    assert.throws(() => text("x").width(-1), {
+      name: "RangeError",
+      message: "width must be a whole number of cells, 0 or more, got -1",
+    });
+  });
+
+  await t.step("a container refuses children that are not views when mounted", async () => {
+    const root = component(() => column(text("x"), "plain" as unknown as ReturnType<typeof text>));
+    await assert.rejects(async () => await render(root), {
+      name: "TypeError",
+      message: "a container's children must be views (text(), button(), ...), got string",
+    });
+  });
+
+  await t.step("list() rows are list_items whatever the row view is", async () => {
+    const app = await render(component(() => list(["a"], (item) => text(item))));
+    assert.equal(app.tree(), `window "Test" #1\n  list #2\n    list_item #3\n      text "a" #4\n`);
+    await app.close();
+  });
+});
