@@ -243,11 +243,20 @@ export class App implements Host, InputEnv {
     try {
       this.runEffects();
       afterEffects = performance.now();
-      this.#rebuildStructure();
-      const { width, height } = this.renderer.size();
-      layoutWindow(this.root, width, height, this.#overlays);
+      // A failure in one phase is reported and the frame goes on: the app keeps running.
+      try {
+        this.#rebuildStructure();
+        const { width, height } = this.renderer.size();
+        layoutWindow(this.root, width, height, this.#overlays);
+      } catch (error) {
+        this.reportError(error, "the layout of a frame");
+      }
       afterLayout = performance.now();
-      this.renderer.render(this);
+      try {
+        this.renderer.render(this);
+      } catch (error) {
+        this.reportError(error, "the renderer");
+      }
       afterRender = performance.now();
       update = this.tree.commit();
     } finally {

@@ -197,7 +197,7 @@ Deno.test("App errors from app code", async (t) => {
       });
       assert.ok(lines.length >= 1);
       for (const line of lines) {
-        assert.match(line, /^error in a (name )?binding: RangeError: one is not allowed$/);
+        assert.match(line, /^error in a (name |label )?binding: RangeError: one is not allowed$/);
       }
     },
   );

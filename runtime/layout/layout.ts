@@ -94,10 +94,11 @@ export function place(
 ): void {
   const box = element.box;
   const sameBox = box.x === x && box.y === y && box.width === width && box.height === height;
-  const sameBase = element.placedBase.x === baseX && element.placedBase.y === baseY;
+  const sameBase = element.placedBaseX === baseX && element.placedBaseY === baseY;
   if (sameBox && sameBase && !element.placementDirty) return;
   if (!sameBox) element.box = { x, y, width, height };
-  element.placedBase = { x: baseX, y: baseY };
+  element.placedBaseX = baseX;
+  element.placedBaseY = baseY;
   element.placementDirty = false;
 
   let childBaseX = baseX + x;
@@ -117,6 +118,7 @@ function placeChildren(
   baseX: number,
   baseY: number,
 ): void {
+  if (element.children.length === 0) return; // a leaf has nothing to place
   const style = element.style;
   const frame = style.padding + (style.border ? 1 : 0);
   const header = element.measureContent?.() ?? EMPTY;

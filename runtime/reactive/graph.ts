@@ -320,3 +320,17 @@ export function disposeConsumer(consumer: Consumer): void {
   clearSources(consumer);
   consumer.state = DISPOSED;
 }
+
+/**
+ * Marks every signal a consumer read, directly or through memos, as secret. A secure field
+ * whose value comes through `bind()` or a memo calls this after each run, so inspection
+ * never shows the signals the secret came from.
+ */
+export function markSourcesSecret(consumer: Consumer, seen = new Set<Producer>()): void {
+  for (const source of consumer.sources.keys()) {
+    if (seen.has(source)) continue;
+    seen.add(source);
+    if ("secret" in source) (source as SignalNode<unknown>).secret = true;
+    else if ("sources" in source) markSourcesSecret(source as unknown as Consumer, seen);
+  }
+}

@@ -7,6 +7,7 @@
 export {
   disposeOwner,
   getOwner,
+  markSourcesSecret,
   Owner,
   ReactiveRuntime,
   runWithOwner,

@@ -127,8 +127,7 @@ export class DialogView extends WidgetView {
     Object.assign(element.style, { border: true, padding: 1, overlay: true });
     context.host.addOverlay(element);
     measureVisualLabel(element);
-    follow(context, this.#title, (value) => setVisualLabel(element, String(value)));
-    followName(context, element, this.nameProp(this.#title));
+    this.followLabel(context, element, this.#title);
     const onClose = this.#onClose;
     element.behavior = {
       key: (keybind, rt) => {
@@ -165,8 +164,7 @@ export class MenuView extends WidgetView {
     const node = element.node!;
     const tree = context.host.tree;
     measureVisualLabel(element, 2); // " ▾"
-    follow(context, this.#label, (value) => setVisualLabel(element, String(value)));
-    followName(context, element, this.nameProp(this.#label));
+    this.followLabel(context, element, this.#label);
     let itemsOwner: Owner | null = null;
     const setOpen = (open: boolean) => {
       if (open === (itemsOwner !== null)) return;
@@ -226,8 +224,7 @@ export class MenuItemView extends WidgetView {
   protected build(context: MountContext): Element {
     const element = createElement(context, "menu_item", "menu_item");
     measureVisualLabel(element, 2);
-    follow(context, this.#label, (value) => setVisualLabel(element, String(value)));
-    followName(context, element, this.nameProp(this.#label));
+    this.followLabel(context, element, this.#label);
     element.behavior = {
       focusable: true,
       activate: (rt) => {

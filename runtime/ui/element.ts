@@ -89,6 +89,10 @@ const layoutDefaults: LayoutStyle = {
   overlay: false,
 };
 
+// Shared starting values: most elements never scroll, and every one is placed at least once.
+const NOT_PLACED: Bounds = Object.freeze({ x: 0, y: 0, width: 0, height: 0 });
+const NO_SCROLL = Object.freeze({ x: 0, y: 0 });
+
 /** One mounted widget. */
 export class Element {
   /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
@@ -111,17 +115,18 @@ export class Element {
 
   // Layout results and caches, owned by the layout layer.
   /** Position relative to the parent element, and size, in cells. */
-  box: Bounds = { x: 0, y: 0, width: 0, height: 0 };
+  box: Bounds = NOT_PLACED;
   /** The natural size, cached until the element or a descendant is marked dirty. */
   natural: Size | null = null;
   /** The share of spare room it takes: its own grow, or 1 for a column holding growth. */
   grows = 0;
   /** True when the children must be placed again. */
   placementDirty = true;
-  /** The offset from the semantic parent's origin used at the last placement. */
-  placedBase = { x: Number.NaN, y: Number.NaN };
+  /** The offset from the semantic parent's origin used at the last placement (x, y). */
+  placedBaseX = Number.NaN;
+  placedBaseY = Number.NaN;
   /** Scroll position of a scroll view, in cells. */
-  scroll = { x: 0, y: 0 };
+  scroll: { readonly x: number; readonly y: number } = NO_SCROLL;
   /** False once removed from the app. */
   mounted = true;
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { EffectNode, Memo, type Owner, Signal } from "../reactive/mod.ts";
+import { EffectNode, markSourcesSecret, Memo, type Owner, Signal } from "../reactive/mod.ts";
 import type { Element, Host } from "./element.ts";
 import type { Rt } from "./rt.ts";
 
@@ -56,13 +56,15 @@ export function isReactive<T>(value: Prop<T>): value is Binding<T> | Signal<T> |
 
 /**
  * Applies a property to an element now and, when it is reactive, again whenever it changes
- * (at the next frame). The follower belongs to `owner` and stops when it is disposed.
+ * (at the next frame). The follower belongs to `owner` and stops when it is disposed. With
+ * `secret`, every signal the value was read from is marked secret after each run.
  */
 export function follow<T>(
   context: MountContext,
   value: Prop<T>,
   apply: (value: T) => void,
   where = "a binding",
+  secret = false,
 ): void {
   if (!isReactive(value)) {
     apply(value);
@@ -70,10 +72,15 @@ export function follow<T>(
   }
   const { host } = context;
   const read: (rt: Rt) => T = value instanceof Binding ? value.fn : (rt) => value.get(rt);
-  const effect = new EffectNode(
+  const effect: EffectNode = new EffectNode(
     context.owner,
-    () => apply(read(host.rt)),
+    () => {
+      const current = read(host.rt);
+      if (secret) markSourcesSecret(effect);
+      apply(current);
+    },
     (error) => host.reportError(error, where),
   );
+  if (value instanceof Signal && secret) value.markSecret();
   effect.update();
 }

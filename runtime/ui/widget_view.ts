@@ -114,6 +114,21 @@ export abstract class WidgetView extends View {
     return this.#label ?? own;
   }
 
+  /**
+   * Shows `own` as the element's label and, unless `.label()` gave another, as its name:
+   * one follower for both, so a binding runs once per change.
+   */
+  protected followLabel(context: MountContext, element: Element, own: Prop<string>): void {
+    const node = element.node;
+    const override = this.#label;
+    follow(context, own, (value) => {
+      const text = String(value);
+      setVisualLabel(element, text);
+      if (override === undefined && node !== null) context.host.tree.setName(node, text);
+    }, "a label binding");
+    if (override !== undefined) followName(context, element, override);
+  }
+
   /** Builds the element; modifiers are applied after. */
   protected abstract build(context: MountContext): Element;
 

@@ -38,8 +38,7 @@ export class TextView extends WidgetView {
   protected build(context: MountContext): Element {
     const element = createElement(context, this.#role, this.#role);
     measureVisualLabel(element);
-    follow(context, this.#content, (value) => setVisualLabel(element, String(value)));
-    followName(context, element, this.nameProp(this.#content));
+    this.followLabel(context, element, this.#content);
     return element;
   }
 }
@@ -73,8 +72,7 @@ export class ButtonView extends WidgetView {
   protected build(context: MountContext): Element {
     const element = createElement(context, "button", "button");
     measureVisualLabel(element, 4); // "[ " and " ]"
-    follow(context, this.#label, (value) => setVisualLabel(element, String(value)));
-    followName(context, element, this.nameProp(this.#label));
+    this.followLabel(context, element, this.#label);
     element.behavior = { focusable: true, activate: this.#onClick };
     return element;
   }
@@ -113,8 +111,7 @@ export class CheckboxView extends WidgetView {
     const node = element.node!;
     const tree = context.host.tree;
     measureVisualLabel(element, 4); // "[x] "
-    follow(context, this.#label, (value) => setVisualLabel(element, String(value)));
-    followName(context, element, this.nameProp(this.#label));
+    this.followLabel(context, element, this.#label);
     const show = (checked: boolean) => {
       element.state.checked = checked;
       tree.setState(node, "checked", checked);
@@ -177,20 +174,24 @@ export class TextFieldView extends WidgetView {
     const columns = options.columns ?? DEFAULT_FIELD_COLUMNS;
     element.state.columns = columns;
     measureVisualLabel(element, 2 + 2 + columns); // ": " + "[" + box + "]"
-    follow(context, options.label, (value) => setVisualLabel(element, String(value)));
-    followName(context, element, this.nameProp(options.label));
+    this.followLabel(context, element, options.label);
     const secure = this.isSecure;
     const source = options.value;
-    if (secure && source instanceof Signal) source.markSecret();
     const showValue = () => {
       if (!secure) tree.setValue(node, edit.value);
       context.host.markLayoutDirty(element); // the cursor and text are drawn anew
     };
-    follow(context, source, (value) => {
-      if (String(value) === edit.value) return; // our own edit coming back
-      edit.setValue(String(value));
-      showValue();
-    });
+    follow(
+      context,
+      source,
+      (value) => {
+        if (String(value) === edit.value) return; // our own edit coming back
+        edit.setValue(String(value));
+        showValue();
+      },
+      "a text field's value",
+      secure,
+    );
     // An empty field has the value "" from the start, so typing nothing changes no node.
     if (!secure) tree.setValue(node, edit.value);
     const changed = (rt: Rt) => {
@@ -261,8 +262,7 @@ export class SliderView extends WidgetView {
     const node = element.node!;
     const tree = context.host.tree;
     element.state.range = { min, max, step };
-    follow(context, this.#options.label, (value) => setVisualLabel(element, String(value)));
-    followName(context, element, this.nameProp(this.#options.label));
+    this.followLabel(context, element, this.#options.label);
     element.measureContent = () => ({
       // "label [track] value"
       width: cellWidth(String(element.state.visual)) + 1 + SLIDER_TRACK + 2 + 1 +

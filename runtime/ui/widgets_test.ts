@@ -320,3 +320,19 @@ Deno.test("leaf widgets", async (t) => {
     await app.close();
   });
 });
+
+Deno.test("textField() secure: signals behind a bind() or memo are never inspected", async () => {
+  const app = await render(component((cx) => {
+    const password = cx.signal("hunter2-BOUND", { name: "password" });
+    const shown = cx.memo((rt) => password.get(rt).trim());
+    return column(
+      textField({ label: "Via bind", value: bind((rt) => password.get(rt)) }).secure(),
+      textField({ label: "Via memo", value: shown }).secure(),
+    );
+  }));
+  const snapshot = JSON.stringify(app.snapshot());
+  assert.ok(!snapshot.includes("hunter2-BOUND"), snapshot);
+  const password = app.snapshot().signals.find((signal) => signal.name === "password");
+  assert.equal(password?.secret, true);
+  await app.close();
+});
