@@ -6,7 +6,7 @@
  */
 
 import type { App } from "../app/app.ts";
-import { inspectSnapshot, type InspectSnapshot } from "../app/inspect.ts";
+import { type InspectSnapshot, inspectSnapshot } from "../app/inspect.ts";
 import { ActionError } from "../input/action.ts";
 import { formatTree, type NodeQuery, queryTree, treeToJson } from "../semantics/mod.ts";
 import type { AppTool } from "../ui/tools.ts";
@@ -64,7 +64,9 @@ export class AppHost implements SemanticHost {
   /** Calls an app tool and runs the frame it caused. */
   async callTool(name: string, argumentsJson: string): Promise<string> {
     const tool = this.#app.tools.get(name);
-    if (tool === undefined) throw new HostError("unknown_tool", `unknown tool ${JSON.stringify(name)}`);
+    if (tool === undefined) {
+      throw new HostError("unknown_tool", `unknown tool ${JSON.stringify(name)}`);
+    }
     try {
       return await tool.handler(this.#app.rt, argumentsJson);
     } finally {

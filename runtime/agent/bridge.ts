@@ -60,7 +60,12 @@ class AgentBridge implements Agent {
   #stopped = false;
   #unsubscribe: (() => void)[] = [];
   #markReady!: () => void;
-  readonly #cleanupOnExit = () => {
+  readonly #cleanupOnExit = (event: Event) => {
+    // An error or rejection the app handles itself (preventDefault) does not end the
+    // process, so its socket must stay. Deno runs no code after an unhandled one (no unload,
+    // no microtask), so this is the last chance to remove the file. An app's own handler
+    // registered after run() started runs after this one and is not seen here.
+    if (event.defaultPrevented) return;
     if (this.#socketPath !== null) removeQuietly(this.#socketPath);
   };
 
@@ -86,8 +91,9 @@ class AgentBridge implements Agent {
       {
         granted: (capabilities) => {
           this.#screenshots = capabilities.includes("screenshot");
-          if (this.#worker !== null) this.#post({ type: "screenshots", available: this.#screenshots });
-          else this.#startServer();
+          if (this.#worker !== null) {
+            this.#post({ type: "screenshots", available: this.#screenshots });
+          } else this.#startServer();
         },
         denied: () => {
           log("agent access denied by the compositor: the MCP server stays off");
@@ -132,7 +138,9 @@ class AgentBridge implements Agent {
     }
     this.#unsubscribe.push(
       app.onTreeUpdate((update) => this.#post({ type: "tree", update })),
-      app.tools.onChange(() => this.#post({ type: "tools", tools: app.tools.list().map(toolInfo) })),
+      app.tools.onChange(() =>
+        this.#post({ type: "tools", tools: app.tools.list().map(toolInfo) })
+      ),
     );
     this.#post({
       type: "start",
@@ -158,7 +166,9 @@ class AgentBridge implements Agent {
         log(message.line);
         return;
       case "request":
-        this.#answer(message.call).then((result) => this.#post({ type: "reply", id: message.id, result }));
+        this.#answer(message.call).then((result) =>
+          this.#post({ type: "reply", id: message.id, result })
+        );
         return;
       case "stopped":
         return;
@@ -177,7 +187,9 @@ class AgentBridge implements Agent {
             return {
               ok: false,
               kind: "unknown_tool",
-              message: `unknown tool ${JSON.stringify(call.name)}: call tools/list for the tools this app offers now`,
+              message: `unknown tool ${
+                JSON.stringify(call.name)
+              }: call tools/list for the tools this app offers now`,
               app: false,
             };
           }
@@ -192,7 +204,12 @@ class AgentBridge implements Agent {
           return { ok: true, value: inspectSnapshot(app) };
         case "screenshot":
           if (this.#access === null || !this.#screenshots) {
-            return { ok: false, kind: "unsupported", message: "screenshots are not available", app: false };
+            return {
+              ok: false,
+              kind: "unsupported",
+              message: "screenshots are not available",
+              app: false,
+            };
           }
           return { ok: true, value: await this.#access.screenshot() };
       }

@@ -22,6 +22,13 @@ export function openAppSocket(path: string, token?: string): Promise<net.Socket>
   });
 }
 
+/**
+ * The longest line a client accepts from an app, in bytes. The 4 MiB limit protects the app
+ * from its clients; an app's own answers (the inspect snapshot of a 10,000-row list) can be
+ * larger, so clients allow more.
+ */
+export const CLIENT_MAX_LINE_BYTES = 256 * 1024 * 1024;
+
 /** Options for `connectToApp`. */
 export interface ConnectOptions {
   token?: string | undefined;
@@ -37,6 +44,6 @@ export async function connectToApp(path: string, options: ConnectOptions = {}): 
     { name: options.name ?? "crownui-client", version: options.version ?? "0.1.0" },
     { capabilities: {} },
   );
-  await client.connect(new LineTransport(socket));
+  await client.connect(new LineTransport(socket, undefined, CLIENT_MAX_LINE_BYTES));
   return client;
 }

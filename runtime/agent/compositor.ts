@@ -72,7 +72,11 @@ export class AgentAccessClient {
       if (lines === "overflow") return this.#fail("the compositor sent a line that is too long");
       for (const line of lines) this.#receive(line.toString("utf8"));
     });
-    socket.on("error", (error: Error) => this.#fail(`cannot reach the compositor at ${this.#path}: ${error.message}`));
+    socket.on(
+      "error",
+      (error: Error) =>
+        this.#fail(`cannot reach the compositor at ${this.#path}: ${error.message}`),
+    );
     socket.on("close", () => this.#fail("the compositor closed the agent access connection"));
   }
 
@@ -97,7 +101,9 @@ export class AgentAccessClient {
       case "revoked":
         return this.#events.revoked();
       case "screenshot": {
-        const pending = typeof message.id === "number" ? this.#screenshots.get(message.id) : undefined;
+        const pending = typeof message.id === "number"
+          ? this.#screenshots.get(message.id)
+          : undefined;
         if (pending === undefined) return;
         this.#screenshots.delete(message.id as number);
         if (typeof message.png === "string") pending.resolve(message.png);
@@ -105,7 +111,9 @@ export class AgentAccessClient {
         return;
       }
       default:
-        return this.#fail(`the compositor sent an unknown message type ${JSON.stringify(message?.type)}`);
+        return this.#fail(
+          `the compositor sent an unknown message type ${JSON.stringify(message?.type)}`,
+        );
     }
   }
 
@@ -139,7 +147,9 @@ export class AgentAccessClient {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const pending of this.#screenshots.values()) pending.reject(new Error("the compositor connection closed"));
+    for (const pending of this.#screenshots.values()) {
+      pending.reject(new Error("the compositor connection closed"));
+    }
     this.#screenshots.clear();
     this.#socket?.destroy();
   }

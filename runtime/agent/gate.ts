@@ -31,7 +31,9 @@ export class SameUserGate implements AccessGate {
 
   /** @param uid the user to let in: the app's own */
   constructor(uid: number) {
-    if (!Number.isInteger(uid) || uid < 0) throw new TypeError(`SameUserGate needs a uid, got ${uid}`);
+    if (!Number.isInteger(uid) || uid < 0) {
+      throw new TypeError(`SameUserGate needs a uid, got ${uid}`);
+    }
     this.uid = uid;
   }
 

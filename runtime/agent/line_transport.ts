@@ -12,7 +12,7 @@
 
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
-import { JSONRPCMessageSchema, type JSONRPCMessage, type Transport } from "./sdk.ts";
+import type { JSONRPCMessage, Transport } from "./sdk.ts";
 
 /** The longest line accepted, in bytes: 4 MiB. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -75,6 +75,23 @@ export function parseErrorMessage(detail: string): JSONRPCMessage {
   } as unknown as JSONRPCMessage;
 }
 
+/**
+ * A structural check of a JSON-RPC 2.0 message. The SDK validates each request and result
+ * against its method's schema; checking every line against the SDK's whole message union
+ * as well cost more than the rest of a round trip.
+ */
+export function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0") return false;
+  const hasId = typeof message.id === "string" || typeof message.id === "number";
+  if (typeof message.method === "string") {
+    return message.params === undefined ||
+      (typeof message.params === "object" && message.params !== null);
+  }
+  return hasId && ("result" in message || "error" in message);
+}
+
 /** An MCP transport over a connected stream socket. */
 export class LineTransport implements Transport {
   onclose?: () => void;
@@ -116,7 +133,9 @@ export class LineTransport implements Transport {
     if (this.#closed) return;
     const lines = this.#splitter.push(chunk);
     if (lines === "overflow") {
+      // The peer may be gone already: a failed write must not become an unhandled rejection.
       this.#write(parseErrorMessage(`a line is longer than ${MAX_LINE_BYTES} bytes`))
+        .catch(() => {})
         .finally(() => this.close());
       return;
     }
@@ -124,12 +143,15 @@ export class LineTransport implements Transport {
       if (this.#closed) return;
       const text = line.toString("utf8").trim();
       if (text === "") continue;
-      let message: JSONRPCMessage;
+      let message: unknown;
       try {
-        message = JSONRPCMessageSchema.parse(JSON.parse(text));
-      } catch (error) {
-        const detail = error instanceof SyntaxError ? "not JSON" : "not a JSON-RPC 2.0 message";
-        this.#write(parseErrorMessage(detail)).catch(() => {});
+        message = JSON.parse(text);
+      } catch {
+        this.#write(parseErrorMessage("not JSON")).catch(() => {});
+        continue;
+      }
+      if (!isJsonRpcMessage(message)) {
+        this.#write(parseErrorMessage("not a JSON-RPC 2.0 message")).catch(() => {});
         continue;
       }
       try {
@@ -162,7 +184,9 @@ export class LineTransport implements Transport {
   close(): Promise<void> {
     if (!this.#closed) {
       this.#socket.end();
-      setTimeout(() => this.#socket.destroy(), 200);
+      // Give the last line a moment to leave, then make sure the socket is gone.
+      const timer = setTimeout(() => this.#socket.destroy(), 200);
+      this.#socket.once("close", () => clearTimeout(timer));
     }
     this.#finish();
     return Promise.resolve();

@@ -13,8 +13,8 @@ import {
   type NodeQuery,
   queryTree,
   TreeMirror,
-  type TreeUpdate,
   treeToJson,
+  type TreeUpdate,
 } from "../semantics/mod.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 import type { RequestResult, UiCall } from "./worker_messages.ts";
@@ -60,8 +60,9 @@ export class MirrorHost implements SemanticHost {
 
   /** Makes `ui_screenshot` available (or not). */
   setScreenshots(available: boolean): void {
-    if (available) this.screenshot = async () => String(await this.#request({ kind: "screenshot" }));
-    else delete this.screenshot;
+    if (available) {
+      this.screenshot = async () => String(await this.#request({ kind: "screenshot" }));
+    } else delete this.screenshot;
   }
 
   /** Delivers the UI thread's answer to request `id`. */

@@ -125,7 +125,17 @@ export class McpServer {
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
-    const server = net.createServer({ pauseOnConnect: true }, (socket) => this.#accept(socket));
+    const server = net.createServer({ pauseOnConnect: true }, (socket) => {
+      // A throwing gate or log function of an embedder must not take the app down.
+      this.#accept(socket).catch((error) => {
+        socket.destroy();
+        try {
+          this.#log(`MCP connection failed: ${(error as Error).message}`);
+        } catch {
+          // Nowhere left to report.
+        }
+      });
+    });
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -156,7 +166,9 @@ export class McpServer {
       if (fd === undefined) throw new Error("the connection has no file descriptor");
       credentials = peerCredentials(fd);
     } catch (error) {
-      this.#log(`refused a connection: cannot read its peer credentials: ${(error as Error).message}`);
+      this.#log(
+        `refused a connection: cannot read its peer credentials: ${(error as Error).message}`,
+      );
       socket.destroy();
       return;
     }
@@ -220,7 +232,9 @@ export class McpServer {
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...RESOURCES] }));
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       const uri = request.params.uri;
-      const contents = (mimeType: string, text: string) => ({ contents: [{ uri, mimeType, text }] });
+      const contents = (mimeType: string, text: string) => ({
+        contents: [{ uri, mimeType, text }],
+      });
       switch (uri) {
         case "ui://tree":
           return contents("text/plain", host.treeText().tree);

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** The environment variables the directory depends on. */
 export interface SocketEnv {
@@ -90,12 +90,22 @@ export function prepareSocketDirectory(directory: string, uid: number): void {
     info = Deno.lstatSync(directory);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-    Deno.mkdirSync(directory, { recursive: true, mode: 0o700 });
-    Deno.chmodSync(directory, 0o700); // the umask may have taken bits away; never added
+    // The directory itself without `recursive`, which would accept a symlink put there since
+    // the check above, and the chmod below would then follow it to whatever it points at.
+    Deno.mkdirSync(dirname(directory), { recursive: true, mode: 0o700 });
+    try {
+      Deno.mkdirSync(directory, { mode: 0o700 });
+      Deno.chmodSync(directory, 0o700); // the umask may have taken bits away; never added
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      // Made by someone else meanwhile: checked below like any existing one.
+    }
     info = Deno.lstatSync(directory);
   }
   if (info.isSymlink) {
-    throw new SocketDirectoryError(`socket directory ${directory} is a symlink; refusing to use it`);
+    throw new SocketDirectoryError(
+      `socket directory ${directory} is a symlink; refusing to use it`,
+    );
   }
   if (!info.isDirectory) {
     throw new SocketDirectoryError(`socket directory ${directory} is not a directory`);

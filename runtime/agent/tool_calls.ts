@@ -35,7 +35,10 @@ function messageOf(error: unknown): string {
 function checkNoArguments(name: string, args: Record<string, unknown>): void {
   const extra = Object.keys(args);
   if (extra.length > 0) {
-    throw new HostError("invalid", `invalid arguments: ${name} takes no arguments, got ${extra.join(", ")}`);
+    throw new HostError(
+      "invalid",
+      `invalid arguments: ${name} takes no arguments, got ${extra.join(", ")}`,
+    );
   }
 }
 
@@ -53,7 +56,9 @@ function wholeNumber(args: Record<string, unknown>, key: string): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
     throw new HostError(
       "invalid",
-      `invalid arguments: ${key} must be a whole number${value === undefined ? " and is required" : ""}`,
+      `invalid arguments: ${key} must be a whole number${
+        value === undefined ? " and is required" : ""
+      }`,
     );
   }
   return value;
@@ -67,7 +72,10 @@ export async function callTool(
   rawArgs: unknown,
 ): Promise<CallToolResult> {
   try {
-    if (rawArgs !== undefined && (typeof rawArgs !== "object" || rawArgs === null || Array.isArray(rawArgs))) {
+    if (
+      rawArgs !== undefined &&
+      (typeof rawArgs !== "object" || rawArgs === null || Array.isArray(rawArgs))
+    ) {
       throw new HostError("invalid", "invalid arguments: the arguments must be a JSON object");
     }
     const args = (rawArgs ?? {}) as Record<string, unknown>;
@@ -111,7 +119,10 @@ async function callBuiltin(
       const id = wholeNumber(args, "id");
       const revision = wholeNumber(args, "revision");
       if (args.action === undefined) {
-        throw new HostError("invalid", `invalid arguments: action is required, as in {"action": "click"}`);
+        throw new HostError(
+          "invalid",
+          `invalid arguments: action is required, as in {"action": "click"}`,
+        );
       }
       takeToken(bucket);
       const after = await host.act(id, revision, args.action);

@@ -17,7 +17,7 @@ import {
   text,
   textField,
 } from "../ui/mod.ts";
-import { TreeMirror, snapshotUpdate } from "./mirror.ts";
+import { snapshotUpdate, TreeMirror } from "./mirror.ts";
 import { formatTree } from "./tree_text.ts";
 import type { TreeUpdate } from "./tree.ts";
 import { treeToJson } from "./tree_json.ts";
@@ -85,6 +85,7 @@ function assertSame(app: TestApp, mirror: TreeMirror, after: string): void {
   assert.equal(mirror.revision, app.revision, `revision after ${after}`);
   assert.equal(formatTree(mirror.root), app.tree(), `tree text after ${after}`);
   assert.deepEqual(treeToJson(mirror.root), treeToJson(app.app.tree.root), `JSON after ${after}`);
+  assert.equal(mirror.size, app.app.tree.size, `node count after ${after}`);
   for (const node of app.app.tree.walk()) {
     assert.equal(mirror.get(node.id)?.parent?.id, node.parent?.id, `parent of #${node.id}`);
   }
@@ -118,8 +119,14 @@ Deno.test("TreeMirror", async (t) => {
     const app = await render(notesApp(), { title: "Notes" });
     const { mirror, updates, stop } = follow(app.app);
     const steps: [string, () => Promise<void>][] = [
-      ["typing a title", () => act(app, { role: "text_field" }, { action: "type_text", text: "tea" })],
-      ["Enter adds a row", () => act(app, { role: "text_field" }, { action: "press_key", keybind: "Enter" })],
+      [
+        "typing a title",
+        () => act(app, { role: "text_field" }, { action: "type_text", text: "tea" }),
+      ],
+      [
+        "Enter adds a row",
+        () => act(app, { role: "text_field" }, { action: "press_key", keybind: "Enter" }),
+      ],
       ["checking a row", async () => {
         await app.userAct(app.query({ name: "Done" })[1]!.id, { action: "click" });
         await app.settle();
@@ -128,7 +135,10 @@ Deno.test("TreeMirror", async (t) => {
         await app.userAct(app.query({ name: "Delete" })[0]!.id, { action: "click" });
         await app.settle();
       }],
-      ["opening the details", () => act(app, { name: "Details", role: "button" }, { action: "click" })],
+      [
+        "opening the details",
+        () => act(app, { name: "Details", role: "button" }, { action: "click" }),
+      ],
       ["deleting a row under the dialog", async () => {
         await app.userAct(app.query({ name: "Delete" })[0]!.id, { action: "click" });
         await app.settle();
@@ -203,12 +213,51 @@ Deno.test("TreeMirror", async (t) => {
     await app.close();
   });
 
+  await t.step("TreeMirror links a child listed before its own data, and moves nodes", () => {
+    const node = (id: number, children: number[], name?: string) => ({
+      id,
+      role: id === 1 ? "window" as const : "group" as const,
+      ...(name === undefined ? {} : { name }),
+      states: [],
+      bounds: { x: 0, y: 0, width: 1, height: 1 },
+      children,
+    });
+    const mirror = new TreeMirror();
+    mirror.apply({
+      revision: 1,
+      root: 1,
+      nodes: [node(1, [2, 3]), node(2, [4]), node(3, []), node(4, [])],
+      removed: [],
+    });
+    assert.equal(formatTree(mirror.root), "window #1\n  group #2\n    group #4\n  group #3\n");
+    // #4 moves from #2 to #3; #2 is renamed; nothing else is sent.
+    const changes = mirror.apply({
+      revision: 2,
+      root: 1,
+      nodes: [node(3, [4]), node(2, [], "two")],
+      removed: [],
+    });
+    assert.deepEqual(changes, { added: [], changed: [3, 2], removed: [] });
+    assert.equal(
+      formatTree(mirror.root),
+      'window #1\n  group "two" #2\n  group #3\n    group #4\n',
+    );
+    assert.equal(mirror.get(4)?.parent?.id, 3);
+  });
+
   await t.step("TreeMirror ignores the removal of a node it never had", () => {
     const mirror = new TreeMirror();
     const changes = mirror.apply({
       revision: 3,
       root: 1,
-      nodes: [{ id: 1, role: "window", name: "W", states: [], bounds: { x: 0, y: 0, width: 1, height: 1 }, children: [] }],
+      nodes: [{
+        id: 1,
+        role: "window",
+        name: "W",
+        states: [],
+        bounds: { x: 0, y: 0, width: 1, height: 1 },
+        children: [],
+      }],
       removed: [99],
     });
     assert.deepEqual(changes, { added: [1], changed: [], removed: [] });

@@ -42,6 +42,20 @@ function schemaFromText(text: string): JsonSchema {
   return schema;
 }
 
+/**
+ * Names an app tool cannot take: the tools every app offers, and `crownmcp`'s own, which an
+ * agent would otherwise see twice and could call only one of.
+ */
+export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
+  "ui_tree",
+  "ui_query",
+  "ui_act",
+  "ui_screenshot",
+  "inspect_snapshot",
+  "list_apps",
+  "select_app",
+]);
+
 /** A tool an app registers with `cx.registerTool()`. */
 export class AppTool {
   readonly name: string;
@@ -66,6 +80,11 @@ export class AppTool {
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
       throw new TypeError(
         `invalid tool name ${JSON.stringify(name)}: use 1 to 64 letters, digits, "_", "-" or "."`,
+      );
+    }
+    if (RESERVED_TOOL_NAMES.has(name)) {
+      throw new TypeError(
+        `invalid tool name ${JSON.stringify(name)}: it is reserved for a built-in tool`,
       );
     }
     this.name = name;

@@ -223,3 +223,15 @@ Deno.test("cx.registerTool()", async (t) => {
     await app.close();
   });
 });
+
+Deno.test("AppTool refuses the names of built-in tools", () => {
+  for (const name of ["ui_tree", "ui_act", "inspect_snapshot", "list_apps", "select_app"]) {
+    assert.throws(
+      () => new AppTool(name, "shadows a built-in", `{"type":"object"}`, () => "{}"),
+      {
+        name: "TypeError",
+        message: `invalid tool name "${name}": it is reserved for a built-in tool`,
+      },
+    );
+  }
+});

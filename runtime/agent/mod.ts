@@ -1,0 +1,25 @@
+/**
+ * The agent side of CrownUI: the MCP server an app runs (and that embedders can start over
+ * their own semantic host), its gates, and the client helpers `crownmcp` and `crowndev` use.
+ *
+ * @module
+ */
+
+export { McpServer, type McpServerOptions, RESOURCES } from "./server.ts";
+export { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
+export { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
+export { AppHost } from "./app_host.ts";
+export { type ConnectOptions, connectToApp, openAppSocket } from "./client.ts";
+export {
+  parseSocketFileName,
+  prepareSocketDirectory,
+  socketDirectory,
+  SocketDirectoryError,
+  socketNameFor,
+  socketPathFor,
+} from "./socket_dir.ts";
+export { UNTRUSTED_NOTE, wrapUntrusted } from "./untrusted.ts";
+export { TIMEOUT_MESSAGE } from "./mirror_host.ts";
+export { ACTIONS_PER_SECOND, rateLimitMessage } from "./rate_limit.ts";
+export { confirmMessage } from "./tool_defs.ts";
+export { getuid, type PeerCredentials, peerCredentials } from "../../ffi/mod.ts";
