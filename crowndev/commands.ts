@@ -1,0 +1,245 @@
+/**
+ * The `crowndev` commands: `apps`, `tree`, `inspect`, `act` and `watch`, each over the
+ * same client pieces `crownmcp` uses (discovery, the socket transport, the token line).
+ *
+ * @module
+ */
+
+import { connectToApp } from "../runtime/agent/client.ts";
+import { type AppEntry, listApps, matchApp } from "../runtime/agent/discovery.ts";
+import {
+  type CallToolResult,
+  type Client,
+  ResourceUpdatedNotificationSchema,
+} from "../runtime/agent/sdk.ts";
+import { CliError, colourTree, EXIT, type Palette } from "./output.ts";
+import type { CliQuery } from "./parse.ts";
+
+/** What every command gets. */
+export interface CommandContext {
+  socketDir: string;
+  token: string | undefined;
+  json: boolean;
+  /** Colours for standard output. */
+  colours: Palette;
+  /** Writes a line to standard output. */
+  out(line: string): void;
+}
+
+function describeApps(apps: readonly AppEntry[]): string {
+  return apps.map((app) => app.app).join(", ");
+}
+
+/** Finds the app a command means: the one named, or the only one running. */
+export async function resolveApp(
+  context: CommandContext,
+  wanted: string | undefined,
+): Promise<AppEntry> {
+  const apps = await listApps(context.socketDir);
+  if (wanted === undefined) {
+    if (apps.length === 1) return apps[0]!;
+    if (apps.length === 0) {
+      throw new CliError(EXIT.noApp, `no CrownUI app is running (looked in ${context.socketDir})`);
+    }
+    throw new CliError(
+      EXIT.severalMatches,
+      `several apps are running: ${describeApps(apps)}; name one (a name or a name-pid)`,
+    );
+  }
+  const match = matchApp(apps, wanted);
+  if (match.kind === "one") return match.app;
+  if (match.kind === "several") {
+    throw new CliError(
+      EXIT.severalMatches,
+      `${JSON.stringify(wanted)} matches several apps: ${
+        describeApps(match.apps)
+      }; use the name-pid`,
+    );
+  }
+  const running = apps.length === 0 ? "none is running" : `running: ${describeApps(apps)}`;
+  throw new CliError(EXIT.noApp, `no running app matches ${JSON.stringify(wanted)} (${running})`);
+}
+
+async function connect(context: CommandContext, app: AppEntry): Promise<Client> {
+  try {
+    return await connectToApp(app.socket, { token: context.token, name: "crowndev" });
+  } catch (error) {
+    throw new CliError(
+      EXIT.connection,
+      `cannot talk to ${app.app} at ${app.socket}: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** Runs `body` with a client connected to the app, closing it after. */
+async function withApp<T>(
+  context: CommandContext,
+  wanted: string | undefined,
+  body: (client: Client, app: AppEntry) => Promise<T>,
+): Promise<T> {
+  const app = await resolveApp(context, wanted);
+  const client = await connect(context, app);
+  try {
+    return await body(client, app);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+function resultText(result: CallToolResult): string {
+  const first = result.content[0];
+  return first !== undefined && first.type === "text" ? first.text : "";
+}
+
+/** Calls a tool; a tool error ends the command (exit 1); wrapped content is unwrapped. */
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<unknown> {
+  let result: CallToolResult;
+  try {
+    result = await client.callTool({ name, arguments: args }) as CallToolResult;
+  } catch (error) {
+    throw new CliError(EXIT.connection, `${name} failed: ${(error as Error).message}`);
+  }
+  const text = resultText(result);
+  if (result.isError) throw new CliError(EXIT.toolError, text);
+  const parsed = JSON.parse(text);
+  return parsed !== null && typeof parsed === "object" && "untrusted_app_content" in parsed
+    ? parsed.untrusted_app_content
+    : parsed;
+}
+
+/** `crowndev apps`: the running apps. */
+export async function appsCommand(context: CommandContext): Promise<number> {
+  const apps = await listApps(context.socketDir);
+  if (context.json) {
+    context.out(JSON.stringify({ apps }, null, 2));
+    return EXIT.ok;
+  }
+  if (apps.length === 0) {
+    context.out(`no CrownUI app is running (looked in ${context.socketDir})`);
+    return EXIT.ok;
+  }
+  const width = Math.max(3, ...apps.map((app) => app.app.length));
+  context.out(context.colours.bold(`${"APP".padEnd(width)}  ${"PID".padStart(7)}  SOCKET`));
+  for (const app of apps) {
+    context.out(`${app.app.padEnd(width)}  ${String(app.pid).padStart(7)}  ${app.socket}`);
+  }
+  return EXIT.ok;
+}
+
+/** `crowndev tree [app]`: the semantic tree. */
+export async function treeCommand(
+  context: CommandContext,
+  wanted: string | undefined,
+): Promise<number> {
+  return await withApp(context, wanted, async (client) => {
+    const answer = await call(client, "ui_tree", {}) as { revision: number; tree: string };
+    if (context.json) context.out(JSON.stringify(answer, null, 2));
+    else context.out(colourTree(answer.tree.trimEnd(), context.colours));
+    return EXIT.ok;
+  });
+}
+
+/** `crowndev inspect [app]`: the inspect snapshot as JSON. */
+export async function inspectCommand(
+  context: CommandContext,
+  wanted: string | undefined,
+): Promise<number> {
+  return await withApp(context, wanted, async (client) => {
+    context.out(JSON.stringify(await call(client, "inspect_snapshot", {}), null, 2));
+    return EXIT.ok;
+  });
+}
+
+interface QueryAnswer {
+  revision: number;
+  nodes: { id: number; role: string; name: string | null; path: string }[];
+}
+
+/** `crowndev act [app] <query> <action>`: find exactly one node, act at the revision read. */
+export async function actCommand(
+  context: CommandContext,
+  wanted: string | undefined,
+  query: CliQuery,
+  action: Record<string, unknown>,
+): Promise<number> {
+  return await withApp(context, wanted, async (client, app) => {
+    const answer = await call(client, "ui_query", { ...query }) as QueryAnswer;
+    const listing = () =>
+      answer.nodes.map((node) =>
+        `  #${node.id} ${node.role}${
+          node.name === null ? "" : ` ${JSON.stringify(node.name)}`
+        }  ${node.path}`
+      ).join("\n");
+    if (answer.nodes.length === 0) {
+      throw new CliError(EXIT.noMatch, `no node in ${app.app} matches ${JSON.stringify(query)}`);
+    }
+    if (answer.nodes.length > 1) {
+      throw new CliError(
+        EXIT.severalMatches,
+        `${answer.nodes.length} nodes in ${app.app} match ${
+          JSON.stringify(query)
+        }; narrow the query:\n${listing()}`,
+      );
+    }
+    const node = answer.nodes[0]!;
+    const result = await call(client, "ui_act", {
+      id: node.id,
+      revision: answer.revision,
+      action,
+    }) as {
+      ok: boolean;
+      revision: number;
+    };
+    if (context.json) {
+      context.out(JSON.stringify({ ...result, node }, null, 2));
+    } else {
+      context.out(
+        `${
+          context.colours.green("ok")
+        }: ${action.action} on #${node.id} ${node.path}; revision ${answer.revision} → ${result.revision}`,
+      );
+    }
+    return EXIT.ok;
+  });
+}
+
+/**
+ * `crowndev watch [app]`: prints the tree, then again after every change (a resource
+ * subscription, not polling), until interrupted or the app exits.
+ */
+export async function watchCommand(
+  context: CommandContext,
+  wanted: string | undefined,
+  stop: Promise<void>,
+): Promise<number> {
+  const app = await resolveApp(context, wanted);
+  const client = await connect(context, app);
+  const closed = new Promise<void>((resolve) => {
+    client.onclose = () => resolve();
+  });
+  let printing = Promise.resolve();
+  let last = "";
+  const print = () => {
+    printing = printing.then(async () => {
+      const answer = await call(client, "ui_tree", {}) as { revision: number; tree: string };
+      if (answer.tree === last) return;
+      last = answer.tree;
+      if (context.json) {
+        context.out(JSON.stringify(answer));
+      } else {
+        context.out(context.colours.dim(`── ${app.app} revision ${answer.revision} ──`));
+        context.out(colourTree(answer.tree.trimEnd(), context.colours));
+      }
+    }).catch(() => {});
+  };
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    if (notification.params.uri === "ui://tree") print();
+  });
+  await client.subscribeResource({ uri: "ui://tree" });
+  print();
+  const how = await Promise.race([stop.then(() => "stopped"), closed.then(() => "closed")]);
+  await printing;
+  await client.close().catch(() => {});
+  if (how === "closed") throw new CliError(EXIT.noApp, `${app.app} exited`);
+  return EXIT.ok;
+}

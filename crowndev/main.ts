@@ -1,0 +1,210 @@
+/**
+ * `crowndev`: look at and poke running CrownUI apps from a shell.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import denoJson from "../deno.json" with { type: "json" };
+import { clientSocketDirectory } from "../runtime/agent/discovery.ts";
+import {
+  actCommand,
+  appsCommand,
+  type CommandContext,
+  inspectCommand,
+  treeCommand,
+  watchCommand,
+} from "./commands.ts";
+import { CliError, EXIT, palette, useColour } from "./output.ts";
+import { parseCliAction, parseQuery, UsageError } from "./parse.ts";
+
+/** The version crowndev reports. */
+export const VERSION: string = denoJson.version;
+
+const EXIT_CODES = `Exit codes:
+  0  success
+  1  the app refused (a tool error: stale revision, disabled node, ...)
+  2  usage error
+  3  no app running, or none matches the name given
+  4  the query matched no node
+  5  several apps or nodes matched where one was needed
+  6  the app could not be reached`;
+
+const HELP = `crowndev ${VERSION}: look at and drive running CrownUI apps
+
+Usage: crowndev [--socket-dir DIR] [--json] <command> [arguments]
+
+Commands:
+  apps                         list the running apps
+  tree [app]                   print the semantic tree
+  inspect [app]                print the inspect snapshot as JSON
+  act [app] <query> <action>   find exactly one node, then act on it at the revision read
+  watch [app]                  print the tree again whenever it changes, until Ctrl+C
+  help [command]               show help for a command
+
+[app] is a name (counter) or a name-pid (counter-4242); leave it out while exactly one
+app runs.
+
+Options:
+  --socket-dir DIR   read sockets from DIR instead of $XDG_RUNTIME_DIR/crownui
+                     (or \${TMPDIR:-/tmp}/crownui-<uid>)
+  --json             print JSON instead of text (apps, tree, act, watch)
+  -h, --help         show help
+  -V, --version      show the version
+
+Environment:
+  CROWNMCP_TOKEN     sent to the app as a TOKEN line, for apps that require a token
+  NO_COLOR           no colour, even on a terminal
+
+${EXIT_CODES}`;
+
+const COMMAND_HELP: Record<string, string> = {
+  apps: `Usage: crowndev apps [--json]
+
+Lists the running CrownUI apps: app (name-pid), pid and socket. Sockets whose app is gone
+are removed.`,
+  tree: `Usage: crowndev tree [app] [--json]
+
+Prints the app's semantic tree, one node a line: role, name, #id, value and states.`,
+  inspect: `Usage: crowndev inspect [app]
+
+Prints the inspect snapshot as JSON: the tree, every node's layout in window cells, the live
+signals and recent frame timings.`,
+  act: `Usage: crowndev act [app] <query> <action> [--json]
+
+Finds the one node that matches the query, then acts on it at the revision just read.
+
+<query>   role=..,name=..,text=.. with any of the keys, e.g. 'role=button,name=+1'
+          role and name match exactly; text is a substring of the name or value.
+          Zero or several matches are errors that list what matched.
+<action>  click | double_click | hover | focus | type_text=hello | press_key=Ctrl+A |
+          scroll=0,120 | drag=40,300 | a raw action object such as '{"action":"click"}'
+
+Example:
+  crowndev act counter 'role=button,name=+1' click
+  crowndev tree counter
+
+${EXIT_CODES}`,
+  watch: `Usage: crowndev watch [app] [--json]
+
+Prints the tree, then prints it again each time it changes (the app tells crowndev; nothing
+is polled). Stops on Ctrl+C, or when the app exits (exit code 3).`,
+};
+
+function fail(code: number, message: string, hint?: string): number {
+  const colours = palette(useColour(Deno.stderr));
+  console.error(`${colours.red("crowndev:")} ${message}${hint ? `\n${hint}` : ""}`);
+  return code;
+}
+
+function readEnv(name: string): string | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+    return undefined;
+  }
+  return Deno.env.get(name);
+}
+
+/** Runs crowndev with `args`; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        "socket-dir": { type: "string" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", short: "V", default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    return fail(EXIT.usage, (error as Error).message, "Run crowndev --help for usage.");
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.version) {
+    console.log(`crowndev ${VERSION}`);
+    return EXIT.ok;
+  }
+  if (command === "help" || (values.help && command !== undefined)) {
+    const topic = command === "help" ? rest[0] : command;
+    if (topic !== undefined && COMMAND_HELP[topic] === undefined) {
+      return fail(
+        EXIT.usage,
+        `unknown command ${JSON.stringify(topic)}`,
+        "Run crowndev --help for usage.",
+      );
+    }
+    console.log(topic === undefined ? HELP : COMMAND_HELP[topic]);
+    return EXIT.ok;
+  }
+  if (values.help || command === undefined) {
+    if (command === undefined && !values.help) {
+      console.error(HELP);
+      return EXIT.usage;
+    }
+    console.log(HELP);
+    return EXIT.ok;
+  }
+  let socketDir: string;
+  try {
+    socketDir = values["socket-dir"] ?? clientSocketDirectory();
+  } catch (error) {
+    return fail(EXIT.usage, (error as Error).message);
+  }
+  const context: CommandContext = {
+    socketDir,
+    token: readEnv("CROWNMCP_TOKEN"),
+    json: values.json,
+    colours: palette(!values.json && useColour(Deno.stdout)),
+    out: (line) => console.log(line),
+  };
+  const arity = (min: number, max: number) => {
+    if (rest.length < min || rest.length > max) {
+      throw new UsageError(`wrong number of arguments for ${command}\n\n${COMMAND_HELP[command!]}`);
+    }
+  };
+  try {
+    switch (command) {
+      case "apps":
+        arity(0, 0);
+        return await appsCommand(context);
+      case "tree":
+        arity(0, 1);
+        return await treeCommand(context, rest[0]);
+      case "inspect":
+        arity(0, 1);
+        return await inspectCommand(context, rest[0]);
+      case "act": {
+        arity(2, 3);
+        const [app, query, action] = rest.length === 3 ? rest : [undefined, ...rest];
+        return await actCommand(context, app, parseQuery(query!), parseCliAction(action!));
+      }
+      case "watch": {
+        arity(0, 1);
+        const stop = Promise.withResolvers<void>();
+        const onInterrupt = () => stop.resolve();
+        Deno.addSignalListener("SIGINT", onInterrupt);
+        try {
+          return await watchCommand(context, rest[0], stop.promise);
+        } finally {
+          Deno.removeSignalListener("SIGINT", onInterrupt);
+        }
+      }
+      default:
+        throw new UsageError(
+          `unknown command ${JSON.stringify(command)}; commands: apps, tree, inspect, act, watch`,
+        );
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      return fail(EXIT.usage, error.message, "Run crowndev --help for usage.");
+    }
+    if (error instanceof CliError) return fail(error.code, error.message);
+    return fail(EXIT.connection, (error as Error).message);
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

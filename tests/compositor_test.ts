@@ -1,0 +1,198 @@
+/**
+ * The CrownOS agent access protocol against the reference compositor, with the counter
+ * example as a real process: ask first, start on grant, stay off on denial, stop on revoke,
+ * start again on a new grant, screenshots through the compositor, and consent failing
+ * closed when the compositor cannot be reached or talks nonsense.
+ */
+
+import assert from "node:assert/strict";
+import { connectToApp } from "../runtime/agent/client.ts";
+import { ACCESS_REASON } from "../runtime/agent/compositor.ts";
+import {
+  type AccessRequestMessage,
+  type Decision,
+  ReferenceCompositor,
+  TINY_PNG,
+} from "../examples/reference_compositor.ts";
+import { exists, makeRuntimeDir, startApp } from "./_app_process.ts";
+
+const COUNTER = new URL("../examples/counter.ts", import.meta.url).pathname;
+const LISTENING = /^MCP server listening (.+)$/;
+
+async function withCompositor(
+  decide: (request: AccessRequestMessage) => Decision | Promise<Decision>,
+  capabilities: string[],
+  body: (context: {
+    compositor: ReferenceCompositor;
+    runtimeDir: string;
+    accessPath: string;
+  }) => Promise<void>,
+): Promise<void> {
+  const runtimeDir = await makeRuntimeDir();
+  const accessPath = `${runtimeDir}/agent-access.sock`;
+  const compositor = new ReferenceCompositor({ socketPath: accessPath, decide, capabilities });
+  await compositor.start();
+  try {
+    await body({ compositor, runtimeDir, accessPath });
+  } finally {
+    await compositor.stop();
+    await Deno.remove(runtimeDir, { recursive: true });
+  }
+}
+
+function startCounter(runtimeDir: string, accessPath: string) {
+  return startApp(COUNTER, {
+    env: { XDG_RUNTIME_DIR: runtimeDir, CROWNOS_AGENT_ACCESS: accessPath },
+  });
+}
+
+Deno.test("agent access: the app asks first and starts the server on grant", async () => {
+  const requests: AccessRequestMessage[] = [];
+  await withCompositor(
+    (request) => {
+      requests.push(request);
+      return "grant";
+    },
+    [],
+    async ({ runtimeDir, accessPath }) => {
+      const app = startCounter(runtimeDir, accessPath);
+      try {
+        const [, path] = await app.waitFor(LISTENING);
+        assert.equal(path, `${runtimeDir}/crownui/counter-${app.pid}.sock`);
+        assert.equal(requests.length, 1);
+        assert.deepEqual(requests[0], {
+          type: "request",
+          app_id: "counter",
+          title: "Counter",
+          pid: app.pid,
+          reason: ACCESS_REASON,
+        });
+        const client = await connectToApp(path!);
+        const tools = await client.listTools();
+        assert.ok(tools.tools.some((tool) => tool.name === "ui_tree"));
+        await client.close();
+      } finally {
+        app.kill();
+        await app.exit();
+      }
+    },
+  );
+});
+
+Deno.test("agent access: a denial leaves the server off", async () => {
+  await withCompositor(() => "deny", [], async ({ runtimeDir, accessPath }) => {
+    const app = startCounter(runtimeDir, accessPath);
+    try {
+      await app.waitFor(/agent access denied by the compositor: the MCP server stays off/);
+      assert.ok(!app.lines.some((line) => LISTENING.test(line)));
+      assert.ok(!exists(`${runtimeDir}/crownui/counter-${app.pid}.sock`));
+      app.kill();
+      assert.equal((await app.exit()).success, true, "the app still runs and quits cleanly");
+    } finally {
+      app.kill();
+      await app.exit();
+    }
+  });
+});
+
+Deno.test("agent access: revoke stops the server, a new grant starts it again", async () => {
+  await withCompositor(() => "grant", [], async ({ compositor, runtimeDir, accessPath }) => {
+    const app = startCounter(runtimeDir, accessPath);
+    try {
+      const [, path] = await app.waitFor(LISTENING);
+      const client = await connectToApp(path!);
+      let closed = false;
+      client.onclose = () => (closed = true);
+      assert.ok(compositor.revoke(app.pid));
+      await app.waitFor(/agent access revoked by the compositor: MCP server stopped/);
+      for (let i = 0; i < 100 && (exists(path!) || !closed); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(!exists(path!), "the socket is removed on revoke");
+      assert.ok(closed, "connections are closed on revoke");
+      await assert.rejects(() => connectToApp(path!));
+
+      assert.ok(compositor.grant(app.pid));
+      for (let i = 0; i < 100 && !exists(path!); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const again = await connectToApp(path!);
+      const tree = await again.callTool({ name: "ui_tree", arguments: {} });
+      assert.match(JSON.stringify(tree), /Count: 0/);
+      await again.close();
+      await client.close();
+    } finally {
+      app.kill();
+      await app.exit();
+    }
+  });
+});
+
+Deno.test("agent access: ui_screenshot goes through the compositor when it grants that", async () => {
+  await withCompositor(() => "grant", ["screenshot"], async ({ runtimeDir, accessPath }) => {
+    const app = startCounter(runtimeDir, accessPath);
+    try {
+      const [, path] = await app.waitFor(LISTENING);
+      const client = await connectToApp(path!);
+      const result = await client.callTool({ name: "ui_screenshot", arguments: {} });
+      assert.deepEqual(result.content, [{ type: "image", data: TINY_PNG, mimeType: "image/png" }]);
+      await client.close();
+    } finally {
+      app.kill();
+      await app.exit();
+    }
+  });
+});
+
+Deno.test("agent access: without the screenshot capability ui_screenshot is an error", async () => {
+  await withCompositor(() => "grant", [], async ({ runtimeDir, accessPath }) => {
+    const app = startCounter(runtimeDir, accessPath);
+    try {
+      const [, path] = await app.waitFor(LISTENING);
+      const client = await connectToApp(path!);
+      const result = await client.callTool({ name: "ui_screenshot", arguments: {} });
+      assert.equal(result.isError, true);
+      assert.match(JSON.stringify(result.content), /screenshots are not available/);
+      await client.close();
+    } finally {
+      app.kill();
+      await app.exit();
+    }
+  });
+});
+
+Deno.test("agent access: an unreachable compositor fails closed with CUI0408", async () => {
+  const runtimeDir = await makeRuntimeDir();
+  const app = startCounter(runtimeDir, `${runtimeDir}/nobody-listens.sock`);
+  try {
+    await app.waitFor(/^CUI0408 MCP server off: agent access failed: cannot reach the compositor/);
+    assert.ok(!exists(`${runtimeDir}/crownui/counter-${app.pid}.sock`));
+    app.kill();
+    assert.equal((await app.exit()).success, true, "the app keeps running until asked to quit");
+  } finally {
+    app.kill();
+    await app.exit();
+    await Deno.remove(runtimeDir, { recursive: true });
+  }
+});
+
+Deno.test("agent access: a compositor that answers nonsense fails closed", async () => {
+  let pid = 0;
+  const answered = Promise.withResolvers<void>();
+  await withCompositor(() => new Promise<Decision>(() => {}), [], async (context) => {
+    context.compositor.onRequest((request) => {
+      pid = request.pid;
+      answered.resolve();
+    });
+    const app = startCounter(context.runtimeDir, context.accessPath);
+    try {
+      await answered.promise;
+      context.compositor.sendRaw(pid, "this is not json");
+      await app.waitFor(/^CUI0408 MCP server off: agent access failed: .*not JSON/);
+      assert.ok(!exists(`${context.runtimeDir}/crownui/counter-${app.pid}.sock`));
+    } finally {
+      app.kill();
+      await app.exit();
+    }
+  });
+});
