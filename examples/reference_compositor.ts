@@ -172,7 +172,8 @@ export class ReferenceCompositor {
   }
 }
 
-const USAGE = `Usage: reference_compositor.ts --socket PATH [--capabilities screenshot] [--grant-all]
+const USAGE =
+  `Usage: reference_compositor.ts --socket PATH [--capabilities screenshot] [--grant-all]
 
 Listens on PATH for the CrownOS agent access protocol and asks you, for each app that
 wants to let agents in, whether to allow it. Commands while it runs:
@@ -205,7 +206,9 @@ async function main(): Promise<void> {
         console.log(`granted ${request.title} (pid ${request.pid})`);
         return "grant";
       }
-      console.log(`\n${request.title} (${request.app_id}, pid ${request.pid}) asks: ${request.reason}`);
+      console.log(
+        `\n${request.title} (${request.app_id}, pid ${request.pid}) asks: ${request.reason}`,
+      );
       console.log("Allow? [y/N]");
       const answer = await new Promise<string>((resolve) => questions.push(resolve));
       return /^y(es)?$/i.test(answer.trim()) ? "grant" : "deny";

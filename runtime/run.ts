@@ -32,7 +32,8 @@ export function chooseRenderer(): Renderer {
   return new HeadlessRenderer();
 }
 
-const QUIT_SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+// SIGHUP: the terminal the app runs in was closed.
+const QUIT_SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * Runs an app until it quits.
@@ -74,8 +75,13 @@ export async function run(root: View, config: AppConfig): Promise<void> {
   try {
     await app.quitRequested;
   } finally {
-    for (const signal of listening) Deno.removeSignalListener(signal, quit);
-    await agent?.stop();
-    app.close();
+    // The signal listeners stay until the agent has stopped: a second Ctrl+C or SIGTERM
+    // during shutdown would otherwise end the process before the socket file is removed.
+    try {
+      await agent?.stop();
+      app.close();
+    } finally {
+      for (const signal of listening) Deno.removeSignalListener(signal, quit);
+    }
   }
 }

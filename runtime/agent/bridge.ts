@@ -17,6 +17,7 @@ import { ActionError } from "../input/action.ts";
 import { snapshotUpdate } from "../semantics/mod.ts";
 import { toolInfo } from "./app_host.ts";
 import { AgentAccessClient } from "./compositor.ts";
+import { TIMEOUT_MESSAGE } from "./mirror_host.ts";
 import { socketDirectory, socketEnv, socketNameFor, socketPathFor } from "./socket_dir.ts";
 import type { FromWorker, RequestResult, ToWorker, UiCall } from "./worker_messages.ts";
 
@@ -166,7 +167,7 @@ class AgentBridge implements Agent {
         log(message.line);
         return;
       case "request":
-        this.#answer(message.call).then((result) =>
+        this.#answer(message.call, message.deadline).then((result) =>
           this.#post({ type: "reply", id: message.id, result })
         );
         return;
@@ -175,8 +176,12 @@ class AgentBridge implements Agent {
     }
   }
 
-  async #answer(call: UiCall): Promise<RequestResult> {
+  async #answer(call: UiCall, deadline: number): Promise<RequestResult> {
     const app = this.#app;
+    if (Date.now() > deadline) {
+      // The agent was already told the app did not answer: acting now would surprise it.
+      return { ok: false, kind: "timeout", message: TIMEOUT_MESSAGE, app: false };
+    }
     try {
       switch (call.kind) {
         case "act":

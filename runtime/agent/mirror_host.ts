@@ -28,7 +28,7 @@ export const TIMEOUT_MESSAGE = "the app did not answer within 5 seconds";
 /** A host over a mirror and a channel to the UI thread. */
 export class MirrorHost implements SemanticHost {
   readonly mirror = new TreeMirror();
-  readonly #post: (id: number, call: UiCall) => void;
+  readonly #post: (id: number, call: UiCall, deadline: number) => void;
   readonly #pending = new Map<number, (result: RequestResult) => void>();
   readonly #treeListeners = new Set<() => void>();
   readonly #toolListeners = new Set<() => void>();
@@ -41,7 +41,10 @@ export class MirrorHost implements SemanticHost {
    * @param post sends a request to the UI thread
    * @param timeoutMs how long to wait for an answer
    */
-  constructor(post: (id: number, call: UiCall) => void, timeoutMs = UI_TIMEOUT_MS) {
+  constructor(
+    post: (id: number, call: UiCall, deadline: number) => void,
+    timeoutMs = UI_TIMEOUT_MS,
+  ) {
     this.#post = post;
     this.#timeoutMs = timeoutMs;
   }
@@ -86,7 +89,7 @@ export class MirrorHost implements SemanticHost {
         else if (result.app) reject(new Error(result.message));
         else reject(new HostError(result.kind, result.message));
       });
-      this.#post(id, call);
+      this.#post(id, call, Date.now() + this.#timeoutMs);
     });
   }
 

@@ -18,7 +18,7 @@ function send(message: FromWorker): void {
   self.postMessage(message);
 }
 
-const host = new MirrorHost((id, call) => send({ type: "request", id, call }));
+const host = new MirrorHost((id, call, deadline) => send({ type: "request", id, call, deadline }));
 let server: McpServer | null = null;
 
 async function start(message: Extract<ToWorker, { type: "start" }>): Promise<void> {

@@ -31,10 +31,14 @@ export type FromWorker =
   | { type: "listening"; path: string }
   | { type: "failed"; reason: string }
   | { type: "log"; line: string }
-  | { type: "request"; id: number; call: UiCall }
+  | { type: "request"; id: number; call: UiCall; deadline: number }
   | { type: "stopped" };
 
-/** A request only the UI thread can answer. */
+/**
+ * A request only the UI thread can answer. It travels with a deadline (ms since the epoch):
+ * past it the worker has already told the agent the app did not answer, so the UI thread
+ * must not act on it any more — an agent that retries would otherwise click twice.
+ */
 export type UiCall =
   | { kind: "act"; id: number; revision: number; action: unknown }
   | { kind: "call_tool"; name: string; argumentsJson: string }

@@ -14,10 +14,8 @@ import {
   followName,
   measureVisualLabel,
   mountChildren,
-  setVisualLabel,
   WidgetView,
 } from "./widget_view.ts";
-import { follow } from "./view.ts";
 
 /** A row or column of views; it has no role, so agents see only its children. */
 export class StackView extends WidgetView {
