@@ -394,6 +394,88 @@ Deno.test({
   },
 });
 
+/** The text of a resource read's first content. */
+function resourceText(result: { contents: ({ text: string } | { blob: string })[] }): string {
+  const first = result.contents[0];
+  if (first === undefined || !("text" in first)) throw new Error("the resource has no text");
+  return first.text;
+}
+
+Deno.test("app process: app tools through the worker, destructive ones need confirm", async () => {
+  await withRuntimeDir(async (runtimeDir) => {
+    await withApp(startFixture(runtimeDir), async (app) => {
+      const path = await app.listening();
+      await withClient(path, async (client) => {
+        const { tools } = await client.listTools();
+        const reset = tools.find((tool) => tool.name === "reset");
+        assert.equal(reset?.annotations?.destructiveHint, true);
+        assert.ok((reset?.inputSchema.required ?? []).includes("confirm"));
+        assert.equal(
+          tools.find((tool) => tool.name === "count")?.annotations?.destructiveHint,
+          false,
+        );
+
+        const start = await readTree(client);
+        const plusOne = nodeId(start.tree, "button", "+1");
+        const clicked = await callTool(client, "ui_act", {
+          id: plusOne,
+          revision: start.revision,
+          action: { action: "click" },
+        });
+        assert.deepEqual(JSON.parse(clicked.text), { ok: true, revision: start.revision + 1 });
+        const stale = await callTool(client, "ui_act", {
+          id: plusOne,
+          revision: start.revision,
+          action: { action: "click" },
+        });
+        assert.equal(stale.isError, true);
+        assert.equal(
+          stale.text,
+          `stale revision: the tree is now at revision ${
+            start.revision + 1
+          }; read ui_tree again and retry`,
+        );
+
+        const counted = await callTool(client, "count");
+        assert.deepEqual(JSON.parse(counted.text).untrusted_app_content, { count: 1 });
+        const said = await callTool(client, "say");
+        assert.equal(JSON.parse(said.text).untrusted_app_content, "hello, agent");
+        const failed = await callTool(client, "fail");
+        assert.equal(failed.isError, true);
+        assert.match(failed.text, /fixture failure: the handler threw/);
+
+        const refused = await callTool(client, "reset", { to: 5 });
+        assert.equal(refused.isError, true);
+        assert.match(
+          refused.text,
+          /ask the user for approval, then call it again with "confirm": true/,
+        );
+        assert.match(
+          (await readTree(client)).tree,
+          /text "Count: 1"/,
+          "nothing ran without confirm",
+        );
+
+        const confirmed = await callTool(client, "reset", { to: 5, confirm: true });
+        assert.equal(confirmed.isError, false, confirmed.text);
+        assert.deepEqual(JSON.parse(confirmed.text).untrusted_app_content, {
+          reset: true,
+          arguments: { to: 5 },
+        });
+        assert.match((await readTree(client)).tree, /text "Count: 5"/);
+
+        const resource = await client.readResource({ uri: "ui://tree" });
+        assert.match(resourceText(resource), /text "Count: 5"/);
+        const json = await client.readResource({ uri: "ui://tree.json" });
+        assert.equal(
+          JSON.parse(resourceText(json)).revision,
+          (await readTree(client)).revision,
+        );
+      });
+    });
+  });
+});
+
 Deno.test("app process: a blocked UI thread; the tree still answers, acts time out, then recover", async () => {
   await withRuntimeDir(async (runtimeDir) => {
     await withApp(startFixture(runtimeDir), async (app) => {
