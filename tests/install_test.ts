@@ -1,0 +1,98 @@
+/**
+ * `deno task install` from this checkout into a temporary root, then the installed
+ * programs used as people and agents use them: `crownmcp --version`, `crowndev apps`, and a
+ * full agent session through the installed crownmcp against a running app.
+ */
+
+import assert from "node:assert/strict";
+import { Client } from "../runtime/agent/sdk.ts";
+import { StdioClientTransport } from "../runtime/agent/sdk_stdio.ts";
+import { ROOT } from "../.ci/programs.ts";
+import { childEnv, makeRuntimeDir, removeDir, startApp, withTimeout } from "./_app_process.ts";
+
+async function run(command: string, args: string[], env: Record<string, string>) {
+  const output = await new Deno.Command(command, {
+    args,
+    env,
+    clearEnv: true,
+    cwd: ROOT,
+    stdin: "null",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("deno task install, then the installed crownmcp and crowndev work", async () => {
+  const root = await Deno.makeTempDir({ prefix: "crownui-install-" });
+  const runtimeDir = await makeRuntimeDir();
+  const env = childEnv({ XDG_RUNTIME_DIR: runtimeDir });
+  const bin = `${root}/bin`;
+  try {
+    const installed = await run(Deno.execPath(), ["task", "install", "--root", root], env);
+    assert.equal(installed.code, 0, installed.stderr);
+    const version = await run(`${bin}/crownmcp`, ["--version"], env);
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(version.stdout, /^crownmcp \d+\.\d+\.\d+\n$/);
+    assert.equal(
+      (await run(`${bin}/crowndev`, ["apps"], env)).stdout.trim(),
+      `no CrownUI app is running (looked in ${runtimeDir}/crownui)`,
+    );
+
+    const app = startApp("examples/counter.ts", { env: { XDG_RUNTIME_DIR: runtimeDir } });
+    try {
+      await app.listening();
+      const apps = await run(`${bin}/crowndev`, ["apps", "--json"], env);
+      assert.equal(apps.code, 0, apps.stderr);
+      assert.deepEqual(JSON.parse(apps.stdout).apps.map((a: { app: string }) => a.app), [
+        `counter-${app.pid}`,
+      ]);
+
+      const client = new Client({ name: "install-test", version: "1" });
+      await withTimeout(
+        client.connect(
+          new StdioClientTransport({ command: `${bin}/crownmcp`, env, stderr: "ignore" }),
+        ),
+        30_000,
+        "the installed crownmcp",
+      );
+      try {
+        const { tools } = await client.listTools();
+        assert.ok(tools.some((tool) => tool.name === "ui_act"), JSON.stringify(tools));
+        const text = (result: Awaited<ReturnType<Client["callTool"]>>) =>
+          (result.content as { text: string }[])[0]!.text;
+        const query = JSON.parse(text(
+          await client.callTool({
+            name: "ui_query",
+            arguments: { role: "button", name: "+1" },
+          }),
+        )).untrusted_app_content;
+        const acted = JSON.parse(text(
+          await client.callTool({
+            name: "ui_act",
+            arguments: {
+              id: query.nodes[0].id,
+              revision: query.revision,
+              action: { action: "click" },
+            },
+          }),
+        ));
+        assert.deepEqual(acted, { ok: true, revision: query.revision + 1 });
+        const tree = JSON.parse(text(await client.callTool({ name: "ui_tree", arguments: {} })));
+        assert.match(tree.untrusted_app_content.tree, /text "Count: 1"/);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await app.close();
+    }
+    const removed = await run(Deno.execPath(), ["task", "uninstall", "--root", root], env);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.deepEqual(
+      [...Deno.readDirSync(bin)].map((e) => e.name).filter((n) => !n.startsWith(".")),
+      [],
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await removeDir(runtimeDir);
+  }
+});
