@@ -1,0 +1,56 @@
+/**
+ * The runtime used as a library (examples/embedded_server.ts imports only the package's
+ * exports): its own McpServer behind a token, driven by crowndev with and without
+ * CROWNMCP_TOKEN.
+ */
+
+import assert from "node:assert/strict";
+import { CROWNDEV } from "../.ci/programs.ts";
+import { childEnv, makeRuntimeDir, removeDir, startApp } from "./_app_process.ts";
+
+async function crowndev(args: string[], env: Record<string, string>) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...CROWNDEV.flags, CROWNDEV.entry, ...args],
+    env: childEnv(env),
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("examples/embedded_server.ts imports the runtime only through its exports", async () => {
+  const source = await Deno.readTextFile("examples/embedded_server.ts");
+  const specifiers = [...source.matchAll(/from "([^"]+)"/g)].map((match) => match[1]);
+  assert.deepEqual(specifiers.sort(), ["@crownui/runtime", "@crownui/runtime/agent"]);
+});
+
+Deno.test("an embedded server with a token: served with it, refused without", async () => {
+  const runtimeDir = await makeRuntimeDir();
+  const app = startApp("examples/embedded_server.ts", {
+    env: { XDG_RUNTIME_DIR: runtimeDir, KIOSK_TOKEN: "kiosk-token-123" },
+  });
+  try {
+    await app.listening();
+    const served = await crowndev(["tree", "kiosk"], {
+      XDG_RUNTIME_DIR: runtimeDir,
+      CROWNMCP_TOKEN: "kiosk-token-123",
+    });
+    assert.equal(served.code, 0, served.stderr);
+    assert.match(served.stdout, /^window "Kiosk" #1\n {2}text "Welcome"/);
+
+    const refused = await crowndev(["tree", "kiosk"], { XDG_RUNTIME_DIR: runtimeDir });
+    assert.equal(refused.code, 6, refused.stderr);
+    assert.equal(refused.stdout, "");
+    const wrong = await crowndev(["tree", "kiosk"], {
+      XDG_RUNTIME_DIR: runtimeDir,
+      CROWNMCP_TOKEN: "kiosk-token-124",
+    });
+    assert.equal(wrong.code, 6, wrong.stderr);
+    await app.waitFor(/refused a connection from pid \d+ uid \d+: SameUserGate\+TokenGate/);
+    assert.ok(!app.stderr.includes("kiosk-token-12"), "the token is never logged");
+  } finally {
+    await app.close();
+    await removeDir(runtimeDir);
+  }
+});
