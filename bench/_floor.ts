@@ -8,15 +8,13 @@
  */
 
 import * as net from "node:net";
+import { median } from "./_stats.ts";
 
 const ECHO_SERVER = `
 import * as net from "node:net";
+import { median } from "./_stats.ts";
 net.createServer((s) => s.on("data", (d) => s.write(d))).listen(Deno.args[0], () => console.log("ready"));
 `;
-
-function median(samples: number[]): number {
-  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-}
 
 async function measure(
   roundTrip: () => Promise<void>,

@@ -17,20 +17,9 @@ import { connectToApp } from "../runtime/agent/client.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
 import { makeRuntimeDir, startApp } from "../tests/_app_process.ts";
 import { socketFloor, workerFloor } from "./_floor.ts";
+import { formatMs, summary } from "./_stats.ts";
 
 const APP = new URL("./_bench_app.ts", import.meta.url).pathname;
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function summary(samples: number[]): string {
-  const fmt = (ms: number) => ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`;
-  return `p50 ${fmt(percentile(samples, 50))}, p99 ${
-    fmt(percentile(samples, 99))
-  }, n=${samples.length}`;
-}
 
 function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
   return (result.content as { type: string; text: string }[])[0]!.text;
@@ -95,11 +84,10 @@ async function actRoundTrip(): Promise<void> {
   });
   const socket = await socketFloor();
   const worker = await workerFloor();
-  const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
   console.log(
-    `  floor on this machine: Unix socket echo ${fmt(socket.hot)} back to back, ${
-      fmt(socket.paced)
-    } paced; Worker echo ${fmt(worker.hot)} back to back, ${fmt(worker.paced)} paced`,
+    `  floor on this machine: Unix socket echo ${formatMs(socket.hot)} back to back, ${
+      formatMs(socket.paced)
+    } paced; Worker echo ${formatMs(worker.hot)} back to back, ${formatMs(worker.paced)} paced`,
   );
 }
 

@@ -103,6 +103,8 @@ export class CrownProxy {
   /** Set when the selected app exited; the next forwarded call fails and clears it. */
   #exited: AppEntry | null = null;
   #stopWatching: (() => void) | null = null;
+  /** Settles once the socket directory has been read the first time. */
+  #firstScan: Promise<void> = Promise.resolve();
   #closed = false;
 
   /** Makes the proxy; `start()` connects it to the agent. */
@@ -129,8 +131,15 @@ export class CrownProxy {
 
   /** Serves the agent over `transport` and starts watching for apps. */
   async start(transport: Transport): Promise<void> {
+    // Requests wait for the first look at the directory, so the agent's first tools/list
+    // already has the tools of an app that was running when crownmcp started.
+    let scanned!: () => void;
+    this.#firstScan = new Promise((resolve) => (scanned = resolve));
     await this.server.connect(transport);
-    this.#stopWatching = watchApps(this.#options.socketDir, (apps) => this.#appsChanged(apps));
+    this.#stopWatching = watchApps(this.#options.socketDir, (apps) => {
+      this.#appsChanged(apps);
+      scanned();
+    });
   }
 
   #appsChanged(apps: AppEntry[]): void {
@@ -153,12 +162,13 @@ export class CrownProxy {
 
   async #select(entry: AppEntry): Promise<void> {
     if (this.#selection?.entry.app === entry.app) return;
-    await this.#drop();
+    // Connect before letting the selected app go: an app that refuses leaves things as they were.
     const client = await connectToApp(entry.socket, {
       token: this.#options.token,
       name: "crownmcp",
       version: this.#options.version,
     });
+    await this.#drop();
     const selection: Selection = { entry, client };
     client.onclose = () => {
       if (this.#selection === selection) this.#lost(entry);
@@ -217,10 +227,7 @@ export class CrownProxy {
       if (name === "list_apps") return await this.#listApps();
       if (name === "select_app") return await this.#selectApp(args);
       const exited = this.#exited;
-      if (exited !== null) {
-        this.#exited = null;
-        return error(this.#exitedMessage(exited));
-      }
+      if (exited !== null) return await this.#exitedError(exited);
       const upstream = await this.#upstream();
       if (upstream === null) {
         return error(
@@ -234,8 +241,7 @@ export class CrownProxy {
         }) as CallToolResult;
       } catch (e) {
         if (this.#exited !== null && this.#exited.app === upstream.entry.app) {
-          this.#exited = null;
-          return error(this.#exitedMessage(upstream.entry));
+          return await this.#exitedError(this.#exited);
         }
         return error(plainMessage(e));
       }
@@ -263,6 +269,7 @@ export class CrownProxy {
   }
 
   async #upstream(): Promise<Selection | null> {
+    await this.#firstScan;
     if (this.#connecting !== null) await this.#connecting;
     return this.#selection;
   }
@@ -276,6 +283,13 @@ export class CrownProxy {
       );
     }
     return upstream;
+  }
+
+  /** The one failed call after the selected app exited; clears the mark. */
+  async #exitedError(exited: AppEntry): Promise<CallToolResult> {
+    this.#exited = null;
+    await this.#upstream(); // an app being selected on its own is named in the message
+    return error(this.#exitedMessage(exited));
   }
 
   #exitedMessage(exited: AppEntry): string {

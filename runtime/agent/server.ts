@@ -173,6 +173,12 @@ export class McpServer {
       return;
     }
     const first = await readFirstLine(socket);
+    if (first.line === null && first.bytes.length === 0) {
+      // The peer hung up without a word: a liveness check by crownmcp or crowndev, not an
+      // attempt worth a log line.
+      socket.destroy();
+      return;
+    }
     let token: string | undefined;
     let initial = first.bytes;
     if (first.line !== null && first.line.startsWith("TOKEN ")) {
