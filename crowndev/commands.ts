@@ -64,9 +64,15 @@ async function connect(context: CommandContext, app: AppEntry): Promise<Client> 
   try {
     return await connectToApp(app.socket, { token: context.token, name: "crowndev" });
   } catch (error) {
+    const message = (error as Error).message.replace(/^(MCP error -?\d+: )+/, "");
+    const hint = /connection closed/i.test(message)
+      ? context.token === undefined
+        ? "; the app closed the connection: if it requires a token, set CROWNMCP_TOKEN"
+        : "; the app closed the connection: check that CROWNMCP_TOKEN is the app's token"
+      : "";
     throw new CliError(
       EXIT.connection,
-      `cannot talk to ${app.app} at ${app.socket}: ${(error as Error).message}`,
+      `cannot talk to ${app.app} at ${app.socket}: ${message}${hint}`,
     );
   }
 }
@@ -217,6 +223,8 @@ export async function watchCommand(
   const closed = new Promise<void>((resolve) => {
     client.onclose = () => resolve();
   });
+  // The reader of standard output went away (`crowndev watch | head`): stop watching.
+  const outputClosed = Promise.withResolvers<void>();
   let printing = Promise.resolve();
   let last = "";
   const print = () => {
@@ -230,14 +238,20 @@ export async function watchCommand(
         context.out(context.colours.dim(`── ${app.app} revision ${answer.revision} ──`));
         context.out(colourTree(answer.tree.trimEnd(), context.colours));
       }
-    }).catch(() => {});
+    }).catch((error) => {
+      if (error instanceof Deno.errors.BrokenPipe) outputClosed.resolve();
+    });
   };
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
     if (notification.params.uri === "ui://tree") print();
   });
   await client.subscribeResource({ uri: "ui://tree" });
   print();
-  const how = await Promise.race([stop.then(() => "stopped"), closed.then(() => "closed")]);
+  const how = await Promise.race([
+    stop.then(() => "stopped"),
+    outputClosed.promise.then(() => "stopped"),
+    closed.then(() => "closed"),
+  ]);
   await printing;
   await client.close().catch(() => {});
   if (how === "closed") throw new CliError(EXIT.noApp, `${app.app} exited`);

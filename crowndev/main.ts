@@ -15,7 +15,7 @@ import {
   treeCommand,
   watchCommand,
 } from "./commands.ts";
-import { CliError, EXIT, palette, useColour } from "./output.ts";
+import { CliError, EXIT, palette, useColour, writeLine } from "./output.ts";
 import { parseCliAction, parseQuery, UsageError } from "./parse.ts";
 
 /** The version crowndev reports. */
@@ -159,7 +159,7 @@ export async function main(args: string[]): Promise<number> {
     token: readEnv("CROWNMCP_TOKEN"),
     json: values.json,
     colours: palette(!values.json && useColour(Deno.stdout)),
-    out: (line) => console.log(line),
+    out: writeLine,
   };
   const arity = (min: number, max: number) => {
     if (rest.length < min || rest.length > max) {
@@ -199,6 +199,8 @@ export async function main(args: string[]): Promise<number> {
         );
     }
   } catch (error) {
+    // Whoever read the output has stopped reading (`crowndev inspect | head`): not a failure.
+    if (error instanceof Deno.errors.BrokenPipe) return EXIT.ok;
     if (error instanceof UsageError) {
       return fail(EXIT.usage, error.message, "Run crowndev --help for usage.");
     }

@@ -34,6 +34,18 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * Writes a line to standard output. Unlike `console.log`, which drops what a closed pipe
+ * refuses, it throws `Deno.errors.BrokenPipe` when the reader has gone (`crowndev watch |
+ * head -3`), so the command can stop.
+ */
+export function writeLine(line: string): void {
+  const bytes = new TextEncoder().encode(`${line}\n`);
+  for (let written = 0; written < bytes.length;) {
+    written += Deno.stdout.writeSync(bytes.subarray(written));
+  }
+}
+
 function envSet(name: string): boolean {
   if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
     return false;

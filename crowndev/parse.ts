@@ -86,9 +86,10 @@ export function parseCliAction(text: string): Record<string, unknown> {
     }
     return parsed as Record<string, unknown>;
   }
-  const equals = trimmed.indexOf("=");
-  const name = equals === -1 ? trimmed : trimmed.slice(0, equals);
-  const argument = equals === -1 ? undefined : trimmed.slice(equals + 1);
+  // The argument is taken untrimmed: `type_text=hello ` types the trailing space too.
+  const equals = text.indexOf("=");
+  const name = (equals === -1 ? text : text.slice(0, equals)).trim();
+  const argument = equals === -1 ? undefined : text.slice(equals + 1);
   const needsArgument: Record<string, string> = {
     type_text: "type_text=hello",
     press_key: "press_key=Ctrl+A",

@@ -1,0 +1,538 @@
+/**
+ * `crowndev` end to end: the real command, run as a child process with the flags of the
+ * `crowndev` task in deno.json, against real apps running as `deno run` children (the counter
+ * example, the process fixture under several titles, the token fixture).
+ *
+ * Every scene gets a fresh runtime directory; every child runs with a cleared environment (only
+ * `PATH`, `HOME`, `DENO_DIR` and what the step sets), so the runner's `XDG_RUNTIME_DIR`,
+ * `TMPDIR`, `NO_COLOR` or `CROWNMCP_TOKEN` never leak in. Standard output and error are pipes,
+ * so no run may print an escape sequence. Apps and crowndev processes are always ended and
+ * directories removed; waits are bounded; no test asserts durations.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import denoJson from "../deno.json" with { type: "json" };
+import { getuid } from "../ffi/mod.ts";
+import { exists, makeRuntimeDir, removeDir, startApp } from "./_app_process.ts";
+import {
+  assertFails,
+  assertOk,
+  crowndev,
+  ESCAPE,
+  inScene,
+  literal,
+  onTerminal,
+  whichScript,
+} from "./_crowndev_process.ts";
+
+const COUNTER = "examples/counter.ts";
+const PROCESS_APP = "tests/fixtures/process_app.ts";
+const TOKEN_APP = "tests/fixtures/token_app.ts";
+
+/** The count the counter's tree text shows. */
+function shownCount(tree: string): number {
+  const match = /text "Count: (\d+)"/.exec(tree);
+  assert.ok(match, `no count in the tree:\n${tree}`);
+  return Number(match[1]);
+}
+
+Deno.test("crowndev without a running app", async (t) => {
+  await inScene(async (scene) => {
+    await t.step("--help, -h and help print the overview on stdout", async () => {
+      const runs = await Promise.all([scene.run("--help"), scene.run("-h"), scene.run("help")]);
+      for (const run of runs) {
+        assertOk(run);
+        for (const part of ["Usage: crowndev", "--socket-dir", "--json", "Exit codes:"]) {
+          assert.ok(run.stdout.includes(part), `no ${part} in:\n${run.stdout}`);
+        }
+        for (const command of ["apps", "tree [app]", "inspect [app]", "act", "watch [app]"]) {
+          assert.ok(run.stdout.includes(`  ${command}`), `no ${command} in:\n${run.stdout}`);
+        }
+      }
+      assert.equal(runs[1]!.stdout, runs[0]!.stdout);
+      assert.equal(runs[2]!.stdout, runs[0]!.stdout);
+    });
+
+    await t.step("help act and act --help print the syntax and the exit codes", async () => {
+      const [help, flag] = await Promise.all([
+        scene.run("help", "act"),
+        scene.run("act", "--help"),
+      ]);
+      assertOk(help);
+      assert.equal(flag.stdout, help.stdout);
+      assert.match(help.stdout, /^Usage: crowndev act \[app\] <query> <action>/);
+      for (
+        const part of [
+          "role=..,name=..,text=..",
+          "type_text=hello",
+          "press_key=Ctrl+A",
+          "scroll=0,120",
+          "drag=40,300",
+          "crowndev act counter 'role=button,name=+1' click",
+          "  4  the query matched no node",
+        ]
+      ) {
+        assert.ok(help.stdout.includes(part), `no ${part} in:\n${help.stdout}`);
+      }
+    });
+
+    await t.step("help <command> prints that command's usage", async () => {
+      for (const command of ["apps", "tree", "inspect", "watch"]) {
+        const run = await scene.run("help", command);
+        assertOk(run);
+        assert.match(run.stdout, new RegExp(`^Usage: crowndev ${command}`));
+      }
+    });
+
+    await t.step("--version and -V print the version from deno.json", async () => {
+      for (const flag of ["--version", "-V"]) {
+        const run = await scene.run(flag);
+        assertOk(run);
+        assert.equal(run.stdout, `crowndev ${denoJson.version}\n`);
+      }
+    });
+
+    await t.step("no command prints the overview on stderr and exits 2", async () => {
+      const run = await scene.run();
+      assert.equal(run.code, 2);
+      assert.equal(run.stdout, "");
+      assert.match(run.stderr, /Usage: crowndev/);
+    });
+
+    await t.step("usage errors exit 2 with the reason on stderr", async () => {
+      const cases: [string[], RegExp][] = [
+        [["frobnicate"], /unknown command "frobnicate"; commands: apps, tree/],
+        [["help", "frobnicate"], /unknown command "frobnicate"/],
+        [["--colour", "apps"], /--colour/],
+        [["apps", "--socket-dir"], /--socket-dir/],
+        [["act", "counter", "colour=red", "click"], /invalid query part "colour=red"/],
+        [["act", "counter", "role=btn", "click"], /unknown role "btn"/],
+        [["act", "counter", "", "click"], /the query is empty/],
+        [["act", "counter", "role=button", "tap"], /unknown action "tap"/],
+        [["act", "counter", "role=button", "scroll=1"], /scroll takes two numbers x,y/],
+        [["act", "counter", "role=button", "type_text"], /type_text needs an argument/],
+        [["act", "counter", "role=button", "{oops"], /the action is not valid JSON/],
+        [["apps", "extra"], /wrong number of arguments for apps/],
+        [["tree", "a", "b"], /wrong number of arguments for tree/],
+        [["inspect", "a", "b"], /wrong number of arguments for inspect/],
+        [["watch", "a", "b"], /wrong number of arguments for watch/],
+        [["act", "role=button"], /wrong number of arguments for act/],
+        [["act", "a", "role=button", "click", "d"], /wrong number of arguments for act/],
+      ];
+      const runs = await Promise.all(cases.map(([args]) => scene.run(...args)));
+      runs.forEach((run, index) => {
+        const [args, message] = cases[index]!;
+        assertFails(run, 2, message);
+        assert.ok(run.stderr.includes("crowndev --help"), `no hint for ${args}: ${run.stderr}`);
+      });
+    });
+
+    await t.step("apps says that none is running, and exits 0", async () => {
+      const [text, json] = await Promise.all([scene.run("apps"), scene.run("apps", "--json")]);
+      assertOk(text);
+      assert.equal(text.stdout, `no CrownUI app is running (looked in ${scene.socketDir})\n`);
+      assertOk(json);
+      assert.deepEqual(JSON.parse(json.stdout), { apps: [] });
+    });
+
+    await t.step("every command that needs an app exits 3", async () => {
+      const cases: [string[], RegExp][] = [
+        [["tree"], /no CrownUI app is running \(looked in .*crownui\)/],
+        [["inspect"], /no CrownUI app is running/],
+        [["watch"], /no CrownUI app is running/],
+        [["act", "role=button", "click"], /no CrownUI app is running/],
+        [["tree", "counter"], /no running app matches "counter" \(none is running\)/],
+        [["act", "counter", "role=button", "click"], /no running app matches "counter"/],
+      ];
+      const runs = await Promise.all(cases.map(([args]) => scene.run(...args)));
+      runs.forEach((run, index) => assertFails(run, 3, cases[index]![1]));
+    });
+  });
+});
+
+Deno.test("crowndev drives the counter example", async (t) => {
+  await inScene(async (scene) => {
+    const counter = await scene.start(COUNTER);
+    const pid = counter.process.pid;
+    assert.equal(counter.app, `counter-${pid}`);
+
+    await t.step("apps lists the counter with its pid and socket", async () => {
+      const run = await scene.run("apps");
+      assertOk(run);
+      const lines = run.stdout.trimEnd().split("\n");
+      assert.equal(lines.length, 2, run.stdout);
+      assert.match(lines[0]!, /^APP\s+PID\s+SOCKET$/);
+      assert.deepEqual(lines[1]!.split(/\s+/), [counter.app, String(pid), counter.socket]);
+    });
+
+    await t.step("apps --json gives app, name, pid and socket", async () => {
+      const run = await scene.run("apps", "--json");
+      assertOk(run);
+      assert.deepEqual(JSON.parse(run.stdout), {
+        apps: [{ app: counter.app, name: "counter", pid, socket: counter.socket }],
+      });
+    });
+
+    await t.step("tree prints the tree text, with or without the app's name", async () => {
+      const expected = `window "Counter" #1\n  button "+1" #2\n  text "Count: 0" #3\n`;
+      for (const args of [["tree"], ["tree", "counter"], ["tree", counter.app]]) {
+        const run = await scene.run(...args);
+        assertOk(run);
+        assert.equal(run.stdout, expected, `crowndev ${args.join(" ")}`);
+      }
+    });
+
+    await t.step("tree --json gives the revision and the tree text", async () => {
+      const run = await scene.run("--json", "tree", "counter");
+      assertOk(run);
+      const answer = JSON.parse(run.stdout);
+      assert.deepEqual(Object.keys(answer).sort(), ["revision", "tree"]);
+      assert.equal(typeof answer.revision, "number");
+      assert.match(answer.tree, /^window "Counter" #1\n {2}button "\+1" #2\n/);
+    });
+
+    await t.step("inspect prints the snapshot as JSON", async () => {
+      const run = await scene.run("inspect", "counter");
+      assertOk(run);
+      const snapshot = JSON.parse(run.stdout);
+      for (const key of ["revision", "tree", "layout", "signals", "frames"]) {
+        assert.ok(key in snapshot, `no ${key} in the snapshot: ${run.stdout.slice(0, 500)}`);
+      }
+      assert.equal(snapshot.tree.role, "window");
+      assert.equal(snapshot.tree.name, "Counter");
+      assert.ok(run.stdout.includes(`"count"`), "the snapshot shows the count signal");
+    });
+
+    await t.step("act clicks +1, and tree shows the count went up", async () => {
+      const act = await scene.run("act", "counter", "role=button,name=+1", "click");
+      assertOk(act);
+      assert.match(
+        act.stdout,
+        /^ok: click on #2 window "Counter" > button "\+1"; revision (\d+) → (\d+)\n$/,
+      );
+      const [, before, after] = /revision (\d+) → (\d+)/.exec(act.stdout)!;
+      assert.ok(Number(after) > Number(before), act.stdout);
+      const tree = await scene.run("tree", "counter");
+      assertOk(tree);
+      assert.ok(tree.stdout.includes(`text "Count: 1"`), tree.stdout);
+    });
+
+    await t.step("act takes the app from the only one running, and a name-pid", async () => {
+      assertOk(await scene.run("act", "name=+1", "click"));
+      assertOk(await scene.run("act", counter.app, "role=button", "click"));
+      assert.equal(shownCount((await scene.run("tree")).stdout), 3);
+    });
+
+    await t.step("act --json gives the result and the node acted on", async () => {
+      const run = await scene.run("act", "--json", "counter", "role=button", "click");
+      assertOk(run);
+      const answer = JSON.parse(run.stdout);
+      assert.equal(answer.ok, true);
+      assert.equal(typeof answer.revision, "number");
+      assert.deepEqual(answer.node, {
+        id: 2,
+        role: "button",
+        name: "+1",
+        path: `window "Counter" > button "+1"`,
+      });
+      assert.equal(shownCount((await scene.run("tree")).stdout), 4);
+    });
+
+    await t.step("act sends a raw action object as it is", async () => {
+      assertOk(await scene.run("act", "counter", "role=button", `{"action":"click"}`));
+      assert.equal(shownCount((await scene.run("tree")).stdout), 5);
+    });
+
+    await t.step("act sends every other action in the form the app takes", async () => {
+      for (const action of ["focus", "hover", "press_key=Tab"]) {
+        const run = await scene.run("act", "counter", "role=button", action);
+        assertOk(run);
+        assert.match(run.stdout, new RegExp(`^ok: ${action.split("=")[0]} on #2 `));
+      }
+      // The app checks an action's shape before its target, so a refusal about the target
+      // shows that it took the delta and the point crowndev sent.
+      const scroll = await scene.run("act", "counter", "role=button", "scroll=0,120");
+      assertFails(scroll, 1, /^crowndev: invalid arguments: scroll works on a scroll_view/);
+      const drag = await scene.run("act", "counter", "role=button", "drag=40,300");
+      assertFails(drag, 1, /^crowndev: invalid arguments: drag works on slider nodes/);
+      const before = shownCount((await scene.run("tree")).stdout);
+      assertOk(await scene.run("act", "counter", "role=button", "double_click"));
+      assert.ok(shownCount((await scene.run("tree")).stdout) > before);
+    });
+
+    await t.step("a query that matches no node exits 4", async () => {
+      const run = await scene.run("act", "counter", "role=checkbox,name=Done", "click");
+      assertFails(
+        run,
+        4,
+        new RegExp(`no node in ${counter.app} matches \\{"role":"checkbox","name":"Done"\\}`),
+      );
+    });
+
+    await t.step("a query that matches several nodes exits 5 and lists them", async () => {
+      const run = await scene.run("act", "counter", "text=Count", "click");
+      assertFails(run, 5, new RegExp(`2 nodes in ${counter.app} match \\{"text":"Count"\\}`));
+      assert.ok(run.stderr.includes(`  #1 window "Counter"  window "Counter"\n`), run.stderr);
+      assert.match(
+        run.stderr,
+        /\n {2}#3 text "Count: \d+" {2}window "Counter" > text "Count: \d+"\n$/,
+      );
+    });
+
+    await t.step("a tool error exits 1 with the app's message", async () => {
+      const run = await scene.run("act", "counter", "role=button", "type_text=hello");
+      assertFails(run, 1, /^crowndev: invalid arguments: type_text works on text_field nodes/);
+    });
+
+    await t.step("an unknown app name exits 3 and lists the running ones", async () => {
+      for (const name of ["notes", `counter-${pid + 1}`]) {
+        const run = await scene.run("tree", name);
+        assertFails(
+          run,
+          3,
+          new RegExp(`no running app matches "${name}" \\(running: ${counter.app}\\)`),
+        );
+      }
+    });
+
+    await t.step("--socket-dir reads sockets from the directory given", async () => {
+      const elsewhere = await makeRuntimeDir("crowndev-elsewhere-");
+      try {
+        const env = { XDG_RUNTIME_DIR: elsewhere };
+        assertFails(await crowndev(env, "tree"), 3, /no CrownUI app is running/);
+        const run = await crowndev(env, "--socket-dir", scene.socketDir, "tree", "counter");
+        assertOk(run);
+        assert.match(run.stdout, /^window "Counter" #1\n/);
+      } finally {
+        await removeDir(elsewhere);
+      }
+    });
+
+    await t.step("watch prints the tree again after an act from another process", async () => {
+      const watch = scene.spawn("watch", "counter");
+      await watch.waitForOutput(/text "Count: \d+"/);
+      const before = shownCount(watch.stdout);
+      assert.match(watch.stdout, new RegExp(`^── ${counter.app} revision \\d+ ──\n`));
+      assertOk(await scene.run("act", "counter", "role=button,name=+1", "click"));
+      await watch.waitForOutput(new RegExp(`text "Count: ${before + 1}"`));
+      // One print per changed tree: the click may land in one frame or two, never in none.
+      const revisions = [...watch.stdout.matchAll(/── counter-\d+ revision (\d+) ──/g)]
+        .map((match) => Number(match[1]));
+      assert.ok(revisions.length >= 2, watch.stdout);
+      assert.ok(revisions.every((revision, i) => i === 0 || revision > revisions[i - 1]!));
+      watch.kill("SIGINT");
+      const run = await watch.finish();
+      assertOk(run);
+    });
+
+    await t.step("watch --json prints one JSON tree a line", async () => {
+      const watch = scene.spawn("watch", "--json");
+      await watch.waitForOutput(/\n/);
+      const first = JSON.parse(watch.stdout.split("\n")[0]!);
+      assertOk(await scene.run("act", "role=button", "click"));
+      await watch.waitForOutput(new RegExp(`Count: ${shownCount(first.tree) + 1}\\b`));
+      watch.kill("SIGINT");
+      const run = await watch.finish();
+      assertOk(run);
+      const lines = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+      assert.ok(lines.length >= 2, run.stdout);
+      const last = lines.at(-1);
+      assert.ok(last.revision > first.revision);
+      assert.equal(shownCount(last.tree), shownCount(first.tree) + 1);
+    });
+
+    await t.step("watch ends with exit 0 when its output is closed (watch | head)", async () => {
+      const watch = scene.spawn("watch", "counter");
+      await watch.waitForOutput(/text "Count: \d+"/);
+      await watch.stopReading();
+      assertOk(await scene.run("act", "counter", "role=button", "click"));
+      const run = await watch.finish();
+      assertOk(run);
+    });
+
+    await t.step("NO_COLOR, or output that is not a terminal, gets no colour", async () => {
+      // Every run checks its pipes for escape sequences; this one with NO_COLOR as well.
+      const run = await scene.runWith({ NO_COLOR: "1" }, "tree");
+      assertOk(run);
+      assert.ok(!run.stdout.includes(ESCAPE));
+    });
+
+    const script = await whichScript();
+    await t.step({
+      name: "on a terminal, tree is coloured unless NO_COLOR is set",
+      ignore: script === null,
+      fn: async () => {
+        const coloured = await onTerminal(script!, scene, {}, ["tree", "counter"]);
+        assert.ok(coloured.includes(`${ESCAPE}[36mbutton${ESCAPE}[39m "+1"`), coloured);
+        const plain = await onTerminal(script!, scene, { NO_COLOR: "1" }, ["tree", "counter"]);
+        assert.ok(!plain.includes(ESCAPE), JSON.stringify(plain));
+        assert.match(plain, /button "\+1" #2/);
+      },
+    });
+  });
+});
+
+Deno.test("crowndev with several apps", async (t) => {
+  await inScene(async (scene) => {
+    const [counter, first, second, other] = await Promise.all([
+      scene.start(COUNTER),
+      scene.start(PROCESS_APP),
+      scene.start(PROCESS_APP),
+      scene.start(PROCESS_APP, ["--title", "Second Window"]),
+    ]);
+    const all = [counter, first, second, other].map((app) => app.app).sort();
+    assert.match(other.app, /^second-window-\d+$/);
+
+    await t.step("apps lists every app, sorted", async () => {
+      const run = await scene.run("apps");
+      assertOk(run);
+      const rows = run.stdout.trimEnd().split("\n").slice(1).map((row) => row.split(/\s+/)[0]);
+      assert.deepEqual(rows, all);
+      const json = JSON.parse((await scene.run("apps", "--json")).stdout);
+      assert.deepEqual(json.apps.map((app: { app: string }) => app.app), all);
+    });
+
+    await t.step("a command without an app exits 5 and lists the apps", async () => {
+      const listing = new RegExp(`several apps are running: ${literal(all.join(", "))}; name one`);
+      assertFails(await scene.run("tree"), 5, listing);
+      assertFails(await scene.run("act", "role=button", "click"), 5, listing);
+      assertFails(await scene.run("watch"), 5, listing);
+    });
+
+    await t.step("a name that two apps share exits 5 and lists their name-pids", async () => {
+      const run = await scene.run("tree", "process-app");
+      const both = [first.app, second.app].sort().join(", ");
+      assertFails(
+        run,
+        5,
+        new RegExp(`"process-app" matches several apps: ${literal(both)}; use the name-pid`),
+      );
+    });
+
+    await t.step("a name-pid, or a name only one app has, picks the app", async () => {
+      for (
+        const [wanted, window] of [
+          [first.app, "Process App"],
+          [second.app, "Process App"],
+          ["second-window", "Second Window"],
+          ["counter", "Counter"],
+        ]
+      ) {
+        const run = await scene.run("tree", wanted!);
+        assertOk(run);
+        assert.ok(run.stdout.startsWith(`window "${window}" #1\n`), run.stdout);
+      }
+    });
+
+    await t.step("act on one of two same-named apps changes only that one", async () => {
+      assertOk(await scene.run("act", second.app, "role=button,name=+1", "click"));
+      assert.equal(shownCount((await scene.run("tree", second.app)).stdout), 1);
+      assert.equal(shownCount((await scene.run("tree", first.app)).stdout), 0);
+    });
+
+    await t.step(
+      "press_key or type_text on a secure field exits 1 with the app's message",
+      async () => {
+        for (const action of ["press_key=a", "type_text=hunter2"]) {
+          const run = await scene.run("act", first.app, "role=text_field,name=Password", action);
+          assertFails(run, 1, /^crowndev: the node holds a secret/);
+        }
+      },
+    );
+
+    await t.step("several matching nodes are listed with ids, roles, names and paths", async () => {
+      const run = await scene.run("act", other.app, "role=text", "click");
+      assertFails(run, 5, new RegExp(`2 nodes in ${other.app} match \\{"role":"text"\\}`));
+      const listed = run.stderr.trimEnd().split("\n").slice(1);
+      assert.deepEqual(listed, [
+        `  #2 text "Second Window"  window "Second Window" > text "Second Window"`,
+        `  #4 text "Count: 0"  window "Second Window" > text "Count: 0"`,
+      ]);
+    });
+
+    await t.step("watch ends with exit 3 when the app exits", async () => {
+      const watch = scene.spawn("watch", other.app);
+      await watch.waitForOutput(/text "Count: 0"/);
+      other.process.kill("SIGTERM");
+      const run = await watch.finish();
+      assert.equal(run.code, 3, JSON.stringify(run));
+      assert.equal(run.stderr, `crowndev: ${other.app} exited\n`);
+      await other.process.exit();
+    });
+
+    await t.step("after an app exits, its name no longer counts", async () => {
+      const run = await scene.run("tree", "second-window");
+      assertFails(run, 3, /no running app matches "second-window" \(running: counter-/);
+    });
+  });
+});
+
+Deno.test("crowndev apps removes the socket of an app that died", async () => {
+  await inScene(async (scene) => {
+    const dead = await scene.start(PROCESS_APP, ["--title", "Doomed"]);
+    dead.process.kill("SIGKILL");
+    await dead.process.exit();
+    assert.ok(exists(dead.socket), "SIGKILL leaves the socket behind");
+    const run = await scene.run("apps");
+    assertOk(run);
+    assert.equal(run.stdout, `no CrownUI app is running (looked in ${scene.socketDir})\n`);
+    assert.ok(!exists(dead.socket), "apps removed the stale socket");
+  });
+});
+
+Deno.test("crowndev sends CROWNMCP_TOKEN to an app that wants a token", async (t) => {
+  await inScene(async (scene) => {
+    const token = "crowndev-test-token";
+    const app = await scene.start(TOKEN_APP, ["--token", token]);
+    const withToken = { CROWNMCP_TOKEN: token };
+
+    await t.step("with the token, tree and act work", async () => {
+      const tree = await scene.runWith(withToken, "tree", "token-app");
+      assertOk(tree);
+      assert.match(tree.stdout, /^window "Token App" #1\n/);
+      assert.match(tree.stdout, /text_field "Title" #\d+\n/);
+      const act = await scene.runWith(
+        withToken,
+        "act",
+        "token-app",
+        "role=text_field,name=Title",
+        "type_text=milk and eggs, ",
+      );
+      assertOk(act);
+      const after = await scene.runWith(withToken, "tree");
+      assert.match(after.stdout, /text_field "Title" #\d+ value="milk and eggs, " focused\n/);
+    });
+
+    await t.step("act on a disabled node exits 1 with the app's message", async () => {
+      const run = await scene.runWith(withToken, "act", "token-app", "name=Locked", "click");
+      assertFails(run, 1, /^crowndev: the node is disabled/);
+    });
+
+    await t.step(
+      "without the token, or with a wrong one, the app cannot be reached (6)",
+      async () => {
+        const message = new RegExp(`cannot talk to ${app.app} at ${literal(app.socket)}`);
+        assertFails(await scene.run("tree", "token-app"), 6, message);
+        assertFails(await scene.runWith({ CROWNMCP_TOKEN: "wrong" }, "tree"), 6, message);
+      },
+    );
+  });
+});
+
+Deno.test("crowndev without XDG_RUNTIME_DIR looks where apps listen: TMPDIR/crownui-<uid>", async () => {
+  const tmp = await makeRuntimeDir("crowndev-tmpdir-");
+  const app = startApp(COUNTER, { env: { TMPDIR: tmp } });
+  try {
+    const socket = await app.listening();
+    assert.equal(socket, join(tmp, `crownui-${getuid()}`, `counter-${app.pid}.sock`));
+    const run = await crowndev({ TMPDIR: tmp }, "tree");
+    assertOk(run);
+    assert.match(run.stdout, /^window "Counter" #1\n/);
+  } finally {
+    await app.close();
+    await removeDir(tmp);
+  }
+});
