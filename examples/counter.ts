@@ -1,7 +1,8 @@
 /**
  * The smallest CrownUI app: a window titled "Counter" with a `+1` button and the count.
  *
- * Run it: `deno run --allow-env examples/counter.ts`
+ * Run it: `deno task counter`. In a terminal it draws itself (Enter, Space or a click on `+1`
+ * counts; `q` or Ctrl+C quits); without one it runs headless.
  *
  * @module
  */

@@ -1,16 +1,47 @@
 /**
- * The Notes example, line for line as the agents page shows it in Rust: a count of notes
- * and an app tool `note_count` that agents call.
+ * Notes: the app a newcomer runs first, and one a person and an agent can use at the same
+ * time. A title field and an Add button, the notes (each with a Done checkbox and a Delete
+ * button) in a list that scrolls, a count, and a Menu whose Settings dialog holds a secure
+ * "Sync password" field and a Sync button that stays disabled until a password is set.
+ * Agents get the tools `note_count`, `add_note` and `delete_note` (destructive), plus
+ * `sync_status` and `close_settings` while the settings dialog is open.
  *
- * Run it: `deno run --allow-env examples/notes.ts`
+ * Run it in a terminal: `deno task demo`, or `deno task demo -- my-notes.json` to load the
+ * notes from that file and save every change to it (the title being typed too), so nothing
+ * typed is lost between runs.
+ *
+ * The module also keeps the agents page's example, line for line: `notes`, a count of notes
+ * and the `note_count` tool.
  *
  * @module
  */
 
-import { AppConfig, AppTool, bind, component, run, text } from "../runtime/mod.ts";
+import { parseArgs } from "node:util";
+import {
+  AppConfig,
+  AppTool,
+  bind,
+  button,
+  checkbox,
+  column,
+  type Component,
+  component,
+  dialog,
+  list,
+  menu,
+  menuItem,
+  row,
+  type Rt,
+  run,
+  scrollView,
+  show,
+  type Signal,
+  text,
+  textField,
+} from "../runtime/mod.ts";
 
-/** The Notes root component. */
-export const notes = component((cx) => {
+/** The agents page's Notes example: a count of notes and an app tool `note_count`. */
+export const notes: Component = component((cx) => {
   const notes = cx.signal<string[]>([], { name: "notes" });
   cx.registerTool(
     new AppTool(
@@ -23,6 +54,256 @@ export const notes = component((cx) => {
   return text(bind((rt) => `${notes.with(rt, (list) => list.length)} notes`));
 });
 
+/** One note as it is saved. */
+export interface SavedNote {
+  /** What the note says. */
+  title: string;
+  /** Whether it was ticked off. */
+  done: boolean;
+}
+
+/** What the notes file holds: the notes, and the title being typed. */
+export interface NotesFile {
+  /** The notes, in order. */
+  notes: SavedNote[];
+  /** What the title field held. */
+  draft: string;
+}
+
+/** What `notesApp()` takes; all optional. */
+export interface NotesAppOptions {
+  /** The notes to start with (from the file). */
+  initial?: NotesFile;
+  /** Called with the notes and the draft after each change that touched them. */
+  save?: (state: NotesFile) => void;
+}
+
+/** A note in the running app: `done` is its own signal, so a toggle touches one row. */
+interface Note {
+  id: number;
+  title: string;
+  done: Signal<boolean>;
+}
+
+/** How wide a note's title is shown, in cells; the Delete buttons line up after it. */
+const TITLE_COLUMNS = 36;
+
+/** The whole Notes app's root component. */
+export function notesApp(options: NotesAppOptions = {}): Component {
+  return component((cx) => {
+    let nextId = 1;
+    const makeNote = (title: string, done: boolean): Note => ({
+      id: nextId++,
+      title,
+      done: cx.signal(done, { name: `done: ${title}` }),
+    });
+    const initial = options.initial ?? { notes: [], draft: "" };
+    const notes = cx.signal<Note[]>(
+      initial.notes.map((note) => makeNote(note.title, note.done)),
+      { name: "notes" },
+    );
+    const draft = cx.signal(initial.draft, { name: "title being typed" });
+    const settingsOpen = cx.signal(false, { name: "settings open" });
+    const password = cx.signal("", { name: "sync password" });
+    const lastSync = cx.signal("Not synced yet", { name: "last sync" });
+
+    const addNote = (rt: Rt, title: string): boolean => {
+      const trimmed = title.trim();
+      if (trimmed === "") return false;
+      notes.update(rt, (list) => list.push(makeNote(trimmed, false)));
+      return true;
+    };
+    const deleteNote = (rt: Rt, id: number) => {
+      notes.set(rt, notes.get(rt).filter((note) => note.id !== id));
+    };
+    const counts = (rt: Rt) => {
+      const list = notes.get(rt);
+      return { count: list.length, done: list.filter((note) => note.done.get(rt)).length };
+    };
+
+    if (options.save !== undefined) {
+      const save = options.save;
+      let first = true;
+      cx.effect((rt) => {
+        const state: NotesFile = {
+          notes: notes.get(rt).map((note) => ({ title: note.title, done: note.done.get(rt) })),
+          draft: draft.get(rt),
+        };
+        if (first) first = false; // what was just loaded needs no saving
+        else save(state);
+      });
+    }
+
+    cx.registerTool(
+      new AppTool(
+        "note_count",
+        "How many notes the user has, and how many of them are done",
+        `{"type":"object","properties":{}}`,
+        (rt) => JSON.stringify(counts(rt)),
+      ),
+    );
+    cx.registerTool(
+      new AppTool(
+        "add_note",
+        "Adds a note with the given title at the end of the list",
+        `{"type":"object","properties":{"title":{"type":"string","minLength":1}},"required":["title"]}`,
+        (rt, argumentsJson) => {
+          const { title } = JSON.parse(argumentsJson) as { title?: unknown };
+          if (typeof title !== "string" || !addNote(rt, title)) {
+            throw new Error("add_note needs a title with some text in it");
+          }
+          return JSON.stringify(counts(rt));
+        },
+      ),
+    );
+    cx.registerTool(
+      new AppTool(
+        "delete_note",
+        "Deletes the first note with exactly this title",
+        `{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`,
+        (rt, argumentsJson) => {
+          const { title } = JSON.parse(argumentsJson) as { title?: unknown };
+          const note = notes.get(rt).find((candidate) => candidate.title === title);
+          if (note === undefined) throw new Error(`no note titled ${JSON.stringify(title)}`);
+          deleteNote(rt, note.id);
+          return JSON.stringify(counts(rt));
+        },
+      ).destructive(),
+    );
+
+    const noteRow = (note: Note) =>
+      row(
+        checkbox("Done", note.done),
+        text(note.title).width(TITLE_COLUMNS),
+        button("Delete", (rt) => deleteNote(rt, note.id)),
+      );
+
+    // The dialog is a component of its own: its tools live exactly as long as it is open.
+    const settings = () =>
+      component((dialogCx) => {
+        dialogCx.registerTool(
+          new AppTool(
+            "sync_status",
+            "Tells whether a sync password is set and when the notes were last synced",
+            `{"type":"object","properties":{}}`,
+            (rt) =>
+              JSON.stringify({ passwordSet: password.get(rt) !== "", lastSync: lastSync.get(rt) }),
+          ),
+        );
+        dialogCx.registerTool(
+          new AppTool(
+            "close_settings",
+            "Closes the settings dialog",
+            `{"type":"object","properties":{}}`,
+            (rt) => {
+              settingsOpen.set(rt, false);
+              return JSON.stringify({ closed: true });
+            },
+          ),
+        );
+        return dialog(
+          "Settings",
+          textField({ label: "Sync password", value: password, columns: 24 }).secure(),
+          row(
+            button("Sync", (rt) => {
+              // A demo: there is no server; the button shows what a sync would report.
+              const { count } = counts(rt);
+              const time = new Date().toTimeString().slice(0, 8);
+              lastSync.set(rt, `Synced ${count} ${count === 1 ? "note" : "notes"} at ${time}`);
+            }).disabled(bind((rt) => password.get(rt) === "")),
+            button("Close", (rt) => settingsOpen.set(rt, false)),
+          ),
+          text(lastSync),
+        ).onClose((rt) => settingsOpen.set(rt, false));
+      });
+
+    return column(
+      row(
+        textField({
+          label: "Title",
+          value: draft,
+          columns: 30,
+          onSubmit: (value, rt) => {
+            if (addNote(rt, value)) draft.set(rt, "");
+          },
+        }),
+        button("Add", (rt) => {
+          if (addNote(rt, draft.get(rt))) draft.set(rt, "");
+        }),
+        menu(
+          "Menu",
+          menuItem("Settings", (rt) => settingsOpen.set(rt, true)),
+          menuItem("Delete done notes", (rt) => {
+            notes.set(rt, notes.get(rt).filter((note) => !note.done.get(rt)));
+          }),
+          menuItem("Quit", (rt) => rt.quit()),
+        ),
+      ),
+      text(bind((rt) => {
+        const { count, done } = counts(rt);
+        return `${count} ${count === 1 ? "note" : "notes"}, ${done} done`;
+      })),
+      scrollView(list(notes, noteRow, (note) => note.id)).label("Notes"),
+      show(settingsOpen, settings),
+    ).padding(1);
+  });
+}
+
+/** Reads a notes file; a missing file is an empty one. Throws when it is not a notes file. */
+export function loadNotesFile(path: string): NotesFile {
+  let textContent: string;
+  try {
+    textContent = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { notes: [], draft: "" };
+    throw error;
+  }
+  const data = JSON.parse(textContent) as Partial<NotesFile> | null;
+  const valid = typeof data === "object" && data !== null && Array.isArray(data.notes) &&
+    data.notes.every((note) => typeof note?.title === "string" && typeof note.done === "boolean");
+  if (!valid) {
+    throw new TypeError(
+      'expected {"notes": [{"title": "...", "done": false}, ...], "draft": "..."}',
+    );
+  }
+  return { notes: data.notes!, draft: typeof data.draft === "string" ? data.draft : "" };
+}
+
+/** Writes a notes file whole: to a file beside it first, then renamed over it. */
+export function saveNotesFile(path: string, state: NotesFile): void {
+  const temporary = `${path}.saving`;
+  Deno.writeTextFileSync(temporary, JSON.stringify(state, null, 2) + "\n");
+  Deno.renameSync(temporary, path);
+}
+
+const USAGE = `Usage: deno task demo [-- NOTES.json]
+
+Runs the Notes app. With a file, notes load from it and every change is saved to it.`;
+
 if (import.meta.main) {
-  await run(notes, new AppConfig("Notes").mcp(true));
+  const { positionals, values } = parseArgs({
+    args: Deno.args,
+    allowPositionals: true,
+    options: { help: { type: "boolean", short: "h" } },
+  });
+  if (values.help || positionals.length > 1) {
+    console.log(USAGE);
+    Deno.exit(values.help ? 0 : 2);
+  }
+  const file = positionals[0];
+  let initial: NotesFile | undefined;
+  if (file !== undefined) {
+    try {
+      initial = loadNotesFile(file);
+    } catch (error) {
+      // Refuse to start rather than save an empty list over notes we could not read.
+      console.error(`Notes: cannot read ${file}: ${(error as Error).message}`);
+      Deno.exit(1);
+    }
+  }
+  const save = file === undefined ? undefined : (state: NotesFile) => saveNotesFile(file, state);
+  await run(
+    notesApp({ ...(initial && { initial }), ...(save && { save }) }),
+    new AppConfig("Notes").mcp(true),
+  );
 }

@@ -12,8 +12,11 @@
 
 /** Who is at the other end of a Unix socket, as the kernel reports it. */
 export interface PeerCredentials {
+  /** The peer's process id. */
   pid: number;
+  /** The user id the peer runs as. */
   uid: number;
+  /** The group id the peer runs as. */
   gid: number;
 }
 

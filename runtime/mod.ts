@@ -21,13 +21,46 @@
  */
 
 export * from "./ui/mod.ts";
-export { type Ctx, Memo, type Readable, Signal, type SignalOptions } from "./reactive/mod.ts";
+export {
+  type Consumer,
+  type ConsumerState,
+  type Ctx,
+  type ctxBrand,
+  Memo,
+  type Owner,
+  type Producer,
+  type ReactiveRuntime,
+  type Readable,
+  Signal,
+  type SignalNode,
+  type SignalOptions,
+} from "./reactive/mod.ts";
 export { AppConfig, type AppSettings } from "./app/config.ts";
-export { App, type FrameTiming } from "./app/app.ts";
+export { App, type AppOptions, type FrameTiming } from "./app/app.ts";
 export type { Renderer, RenderSource } from "./app/renderer.ts";
-export { type InspectSnapshot, inspectSnapshot } from "./app/inspect.ts";
-export { type Action, ActionError, type ActionErrorKind } from "./input/action.ts";
+export { type InspectSnapshot, inspectSnapshot, type SignalSnapshot } from "./app/inspect.ts";
+export {
+  type Action,
+  ActionError,
+  type ActionErrorKind,
+  type Actor,
+  type InputEnv,
+} from "./input/action.ts";
 export { type Keybind, parseKeybind } from "./input/keybind.ts";
-export type { NodeQuery, QueryMatch, Role, State, TreeJson, TreeUpdate } from "./semantics/mod.ts";
+export {
+  type Bounds,
+  type LayoutEntry,
+  type NodeData,
+  type NodeQuery,
+  type QueryMatch,
+  type Role,
+  ROLES,
+  type SemanticNode,
+  type SemanticTree,
+  type State,
+  STATES,
+  type TreeJson,
+  type TreeUpdate,
+} from "./semantics/mod.ts";
 export { HeadlessRenderer } from "./render/headless.ts";
 export { chooseRenderer, run } from "./run.ts";

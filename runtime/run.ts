@@ -1,7 +1,8 @@
 /**
- * `run()`: starts an app and returns when it quits. Picks the renderer (headless when there
- * is no terminal, or as `CROWNUI_RENDERER` says), runs frames as signals change, and quits
- * on SIGINT or SIGTERM or when the app calls `rt.quit()`.
+ * `run()`: starts an app and returns when it quits. Picks the renderer (the terminal one
+ * when standard input and output are a terminal, else headless, or as `CROWNUI_RENDERER`
+ * says), runs frames as signals change, and quits on SIGINT or SIGTERM, when the app calls
+ * `rt.quit()`, or (in the terminal) on `q` or Ctrl+C.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { AppConfig } from "./app/config.ts";
 import { log } from "./app/log.ts";
 import type { Renderer } from "./app/renderer.ts";
 import { HeadlessRenderer } from "./render/headless.ts";
+import { TerminalRenderer } from "./render/terminal/terminal_renderer.ts";
 import type { View } from "./ui/view.ts";
 
 /** Reads an environment variable, or undefined when the app may not read it. */
@@ -23,13 +25,31 @@ export function readEnv(name: string): string | undefined {
   return Deno.env.get(name);
 }
 
-/** Chooses the renderer: `CROWNUI_RENDERER` if set, else headless (terminal arrives later). */
+/** True when a person is at a terminal: standard input and output both are one. */
+function atTerminal(): boolean {
+  return Deno.stdout.isTerminal() && Deno.stdin.isTerminal();
+}
+
+/**
+ * Chooses the renderer: `CROWNUI_RENDERER` (`headless` or `terminal`) if set, else the
+ * terminal renderer when standard input and output are a terminal, else headless.
+ */
 export function chooseRenderer(): Renderer {
   const wanted = readEnv("CROWNUI_RENDERER");
-  if (wanted !== undefined && wanted !== "" && wanted !== "headless") {
-    log(`CROWNUI_RENDERER=${wanted} is not available yet; using the headless renderer`);
+  if (wanted === "headless") return new HeadlessRenderer();
+  if (wanted === "terminal") {
+    if (atTerminal()) return new TerminalRenderer();
+    log(
+      "CROWNUI_RENDERER=terminal needs a terminal on standard input and output; using the headless renderer",
+    );
+    return new HeadlessRenderer();
   }
-  return new HeadlessRenderer();
+  if (wanted !== undefined && wanted !== "") {
+    log(
+      `CROWNUI_RENDERER=${wanted} is not a renderer (headless or terminal); choosing by the terminal`,
+    );
+  }
+  return atTerminal() ? new TerminalRenderer() : new HeadlessRenderer();
 }
 
 // SIGHUP: the terminal the app runs in was closed.
@@ -51,6 +71,15 @@ export async function run(root: View, config: AppConfig): Promise<void> {
   const { title } = settings;
   const renderer = chooseRenderer();
   const app = new App(root, { title, renderer });
+  if (renderer instanceof TerminalRenderer) {
+    // Before the agent starts, so its log lines already go to the renderer's log file.
+    try {
+      renderer.start(app);
+    } catch (error) {
+      renderer.close();
+      log(`the terminal renderer failed to start: ${(error as Error).message}`);
+    }
+  }
   // The agent code loads only when the app turns the server on.
   let agent: { stop(): Promise<void> } | undefined;
   if (settings.mcp) {

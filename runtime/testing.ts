@@ -26,8 +26,9 @@ import type { View } from "./ui/view.ts";
 export interface RenderOptions {
   /** The window title (and the window node's name); "Test" by default. */
   title?: string;
-  /** The window size in cells; 80 by 24 by default. */
+  /** The window width in cells; 80 by default. */
   width?: number;
+  /** The window height in cells; 24 by default. */
   height?: number;
 }
 

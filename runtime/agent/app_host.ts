@@ -8,7 +8,14 @@
 import type { App } from "../app/app.ts";
 import { type InspectSnapshot, inspectSnapshot } from "../app/inspect.ts";
 import { ActionError } from "../input/action.ts";
-import { formatTree, type NodeQuery, queryTree, treeToJson } from "../semantics/mod.ts";
+import {
+  formatTree,
+  type NodeQuery,
+  type QueryMatch,
+  queryTree,
+  type TreeJson,
+  treeToJson,
+} from "../semantics/mod.ts";
 import type { AppTool } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 
@@ -26,7 +33,11 @@ export function toolInfo(tool: AppTool): ToolInfo {
 export class AppHost implements SemanticHost {
   readonly #app: App;
 
-  /** @param app the app to serve */
+  /**
+   * Creates a host that reads and drives `app` directly, on the caller's thread.
+   *
+   * @param app the app to serve
+   */
   constructor(app: App) {
     this.#app = app;
   }
@@ -37,12 +48,12 @@ export class AppHost implements SemanticHost {
   }
 
   /** The tree as JSON. */
-  treeJson() {
+  treeJson(): { revision: number; tree: TreeJson } {
     return { revision: this.#app.tree.revision, tree: treeToJson(this.#app.tree.root) };
   }
 
   /** Finds nodes. */
-  query(query: NodeQuery) {
+  query(query: NodeQuery): { revision: number; nodes: QueryMatch[] } {
     return { revision: this.#app.tree.revision, nodes: queryTree(this.#app.tree.root, query) };
   }
 

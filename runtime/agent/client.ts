@@ -7,7 +7,7 @@
 
 import * as net from "node:net";
 import { LineTransport } from "./line_transport.ts";
-import { Client } from "./sdk.ts";
+import { Client as SdkClient } from "./sdk.ts";
 
 /** Opens a socket to an app; sends `TOKEN <token>` first when a token is given. */
 export function openAppSocket(path: string, token?: string): Promise<net.Socket> {
@@ -31,16 +31,21 @@ export const CLIENT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 /** Options for `connectToApp`. */
 export interface ConnectOptions {
+  /** The token to send first, for an app whose gate asks for one. */
   token?: string | undefined;
-  /** The client's name in `initialize`. */
+  /** The client's name in `initialize`; `crownui-client` by default. */
   name?: string;
+  /** The client's version in `initialize`; `0.1.0` by default. */
   version?: string;
 }
+
+/** The MCP SDK's client, as `connectToApp` returns it: connected to one app. */
+export type Client = SdkClient;
 
 /** Connects an MCP client to the app listening at `path`. */
 export async function connectToApp(path: string, options: ConnectOptions = {}): Promise<Client> {
   const socket = await openAppSocket(path, options.token);
-  const client = new Client(
+  const client = new SdkClient(
     { name: options.name ?? "crownui-client", version: options.version ?? "0.1.0" },
     { capabilities: {} },
   );

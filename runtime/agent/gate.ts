@@ -9,8 +9,11 @@ import { timingSafeEqual } from "node:crypto";
 
 /** What a gate knows of a connection. */
 export interface PeerInfo {
+  /** The peer's process id, from the kernel. */
   pid: number;
+  /** The user id the peer runs as, from the kernel. */
   uid: number;
+  /** The group id the peer runs as, from the kernel. */
   gid: number;
   /** The token from a `TOKEN` line, when the client sent one. */
   token: string | undefined;
@@ -27,9 +30,14 @@ export interface AccessGate {
 /** Lets in processes of one user only: the one running the app. What `AppConfig` uses. */
 export class SameUserGate implements AccessGate {
   readonly name = "SameUserGate";
+  /** The one user let in. */
   readonly uid: number;
 
-  /** @param uid the user to let in: the app's own */
+  /**
+   * Creates a gate for one user; throws TypeError when `uid` is not a non-negative integer.
+   *
+   * @param uid the user to let in: the app's own
+   */
   constructor(uid: number) {
     if (!Number.isInteger(uid) || uid < 0) {
       throw new TypeError(`SameUserGate needs a uid, got ${uid}`);
@@ -50,7 +58,11 @@ export class TokenGate implements AccessGate {
   readonly name = "TokenGate";
   readonly #token: Uint8Array;
 
-  /** @param token the secret clients must send as `TOKEN <token>` */
+  /**
+   * Creates a gate for one token; throws TypeError when it is empty or holds a line break.
+   *
+   * @param token the secret clients must send as `TOKEN <token>`
+   */
   constructor(token: string) {
     if (typeof token !== "string" || token.length === 0) {
       throw new TypeError("TokenGate needs a non-empty token");
@@ -74,7 +86,11 @@ export class AllGates implements AccessGate {
   readonly name: string;
   readonly #gates: readonly AccessGate[];
 
-  /** @param gates the gates that must all allow */
+  /**
+   * Combines gates; the combined gate's name joins theirs with `+`.
+   *
+   * @param gates the gates that must all allow
+   */
   constructor(...gates: AccessGate[]) {
     this.#gates = gates;
     this.name = gates.map((gate) => gate.name).join("+");

@@ -12,9 +12,13 @@ import type { JsonSchema } from "../ui/tools.ts";
 
 /** An app tool as the server advertises it. */
 export interface ToolInfo {
+  /** The name agents call the tool by, such as `add_note`. */
   name: string;
+  /** What the tool does, for an agent that sees nothing else. */
   description: string;
+  /** The JSON Schema of the arguments object, without the `confirm` the server adds. */
   inputSchema: JsonSchema;
+  /** True when the tool deletes or overwrites user data: calls then need `"confirm": true`. */
   destructive: boolean;
 }
 
@@ -23,7 +27,12 @@ export class HostError extends Error {
   /** Which guard refused (`stale_revision`, `disabled`, `rate_limit`, `timeout`, ...). */
   readonly kind: string;
 
-  /** @param kind which guard refused @param message the contract's message */
+  /**
+   * Creates a refusal whose message reaches the agent as it is.
+   *
+   * @param kind which guard refused
+   * @param message the contract's message
+   */
   constructor(kind: string, message: string) {
     super(message);
     this.name = "HostError";

@@ -9,16 +9,18 @@ export { McpServer, type McpServerOptions, RESOURCES } from "./server.ts";
 export { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
 export { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 export { AppHost } from "./app_host.ts";
-export { type ConnectOptions, connectToApp, openAppSocket } from "./client.ts";
+export { type Client, type ConnectOptions, connectToApp, openAppSocket } from "./client.ts";
 export {
   parseSocketFileName,
   prepareSocketDirectory,
   socketDirectory,
   SocketDirectoryError,
+  type SocketEnv,
+  type SocketFileName,
   socketNameFor,
   socketPathFor,
 } from "./socket_dir.ts";
-export { UNTRUSTED_NOTE, wrapUntrusted } from "./untrusted.ts";
+export { UNTRUSTED_NOTE, type UntrustedContent, wrapUntrusted } from "./untrusted.ts";
 export { TIMEOUT_MESSAGE } from "./mirror_host.ts";
 export { ACTIONS_PER_SECOND, rateLimitMessage } from "./rate_limit.ts";
 export { confirmMessage } from "./tool_defs.ts";

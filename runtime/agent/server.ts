@@ -87,6 +87,7 @@ function socketDescriptor(socket: net.Socket): number | undefined {
 
 /** An MCP server on a Unix socket. */
 export class McpServer {
+  /** The Unix socket the server listens on. */
   readonly socketPath: string;
   readonly #host: SemanticHost;
   readonly #gate: AccessGate;

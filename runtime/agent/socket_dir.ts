@@ -13,7 +13,9 @@ import { dirname, join } from "node:path";
 
 /** The environment variables the directory depends on. */
 export interface SocketEnv {
+  /** The user's runtime directory; when set and not empty, sockets go in its `crownui/`. */
   XDG_RUNTIME_DIR?: string | undefined;
+  /** Where `crownui-<uid>/` goes without a runtime directory; `/tmp` when unset or empty. */
   TMPDIR?: string | undefined;
 }
 
@@ -58,6 +60,7 @@ export interface SocketFileName {
   app: string;
   /** `notes` */
   name: string;
+  /** The app's process id: `4242`. */
   pid: number;
 }
 
@@ -72,7 +75,11 @@ export function parseSocketFileName(fileName: string): SocketFileName | null {
 
 /** Why a socket directory was refused. */
 export class SocketDirectoryError extends Error {
-  /** @param message what is wrong with the directory */
+  /**
+   * Creates the error that refuses a directory.
+   *
+   * @param message what is wrong with the directory
+   */
   constructor(message: string) {
     super(message);
     this.name = "SocketDirectoryError";

@@ -12,7 +12,9 @@ export const UNTRUSTED_NOTE =
 
 /** A result wrapped as untrusted app content. */
 export interface UntrustedContent<T> {
+  /** The result itself: data from the app's user interface. */
   untrusted_app_content: T;
+  /** Always {@link UNTRUSTED_NOTE}: how the agent must read the content. */
   note: string;
 }
 

@@ -33,9 +33,13 @@ export interface FrameTiming {
   revision: number;
   /** Whether the frame changed the tree. */
   changed: boolean;
+  /** Time spent running queued effects. */
   effectsMs: number;
+  /** Time spent rebuilding structure and laying out the window. */
   layoutMs: number;
+  /** Time the renderer took to draw. */
   renderMs: number;
+  /** The whole frame, commit included. */
   totalMs: number;
   /** When the frame started, in ms since the epoch. */
   at: number;
@@ -46,19 +50,25 @@ export const RECENT_FRAMES = 120;
 
 /** What an App is made with. */
 export interface AppOptions {
+  /** The window title, and the window node's name. */
   title: string;
+  /** What draws the frames; one renderer per app. */
   renderer: Renderer;
 }
 
 /** A running app. Made by `run()` and by the test harness's `render()`. */
 export class App implements Host, InputEnv {
+  /** The window title. */
   readonly title: string;
   readonly tree: SemanticTree;
   readonly runtime: ReactiveRuntime;
   readonly tools = new ToolRegistry();
   readonly rt: Rt;
+  /** The window element: the root of every element. */
   readonly root: Element;
+  /** The renderer that draws the app's frames. */
   readonly renderer: Renderer;
+  /** Timings of the recent frames (up to `RECENT_FRAMES`), oldest first. */
   readonly frames: FrameTiming[] = [];
   readonly #rootOwner: Owner;
   readonly #elements = new WeakMap<SemanticNode, Element>();
@@ -76,6 +86,7 @@ export class App implements Host, InputEnv {
   /** Settles when the app is asked to quit. */
   readonly quitRequested: Promise<void>;
 
+  /** Mounts `rootView` and runs the first frame; throws TypeError when the root is not a view. */
   constructor(rootView: View, options: AppOptions) {
     if (!(rootView instanceof View)) {
       throw new TypeError("the root must be a view, such as component((cx) => ...)");
@@ -332,11 +343,23 @@ export class App implements Host, InputEnv {
     const parsed = parseAction(action);
     const element = this.elementById(id);
     if (element === undefined) throw new ActionError("no_node", `no node with id ${id}`);
+    return this.actOn(element, parsed, actor);
+  }
+
+  /**
+   * Performs a checked action on an element as input would and runs the frame it caused;
+   * returns the revision after it. `act()` comes here after its checks; a person's clicks
+   * and keys (`runtime/input/person.ts`) come here with the element under the pointer or
+   * with focus. Throws ActionError when the guards refuse the action; an error thrown by
+   * the app's handler is reported and the app goes on.
+   */
+  actOn(element: Element, action: Action, actor: Actor): number {
+    if (this.#closed) throw new Error("the app has closed");
     try {
-      performAction(this, element, parsed, actor);
+      performAction(this, element, action, actor);
     } catch (error) {
       if (error instanceof ActionError) throw error;
-      this.reportError(error, `the ${parsed.action} handler`);
+      this.reportError(error, `the ${action.action} handler`);
     }
     this.frame();
     return this.tree.revision;

@@ -7,8 +7,11 @@
 
 /** The settings an `AppConfig` holds. */
 export interface AppSettings {
+  /** The window title; it also names the app's socket. */
   readonly title: string;
+  /** The reverse-DNS app id, such as `org.crownos.Notes`; undefined when none was set. */
   readonly appId: string | undefined;
+  /** True when agents may reach the app over MCP. */
   readonly mcp: boolean;
 }
 
@@ -18,7 +21,11 @@ export class AppConfig {
   #appId: string | undefined;
   #mcp = false;
 
-  /** @param title the window title; it also names the app's socket */
+  /**
+   * Starts a config with no app id and MCP off; throws TypeError for an empty title.
+   *
+   * @param title the window title; it also names the app's socket
+   */
   constructor(title: string) {
     if (typeof title !== "string" || title.trim() === "") {
       throw new TypeError('AppConfig needs a non-empty title, such as new AppConfig("Notes")');

@@ -11,7 +11,9 @@ import type { App, FrameTiming } from "./app.ts";
 
 /** One live signal as inspection shows it. */
 export interface SignalSnapshot {
+  /** Unique among the app's signals; never reused. */
   id: number;
+  /** The name given in the signal's options; null when it has none. */
   name: string | null;
   /** A JSON-safe preview of the value; absent for secret signals. */
   value?: unknown;
@@ -23,10 +25,15 @@ export interface SignalSnapshot {
 
 /** What `inspect_snapshot` returns. */
 export interface InspectSnapshot {
+  /** The revision the tree is at. */
   revision: number;
+  /** The semantic tree as nested JSON, as `ui://tree.json` gives it. */
   tree: TreeJson;
+  /** Every node's place on screen, in window cells, in tree order. */
   layout: LayoutEntry[];
+  /** The live signals, with their values unless secret. */
   signals: SignalSnapshot[];
+  /** The timings of the recent frames, oldest first. */
   frames: FrameTiming[];
 }
 

@@ -12,7 +12,9 @@ import type { SemanticTree } from "../semantics/mod.ts";
 export interface RenderSource {
   /** The window element: the root of every element drawn. */
   readonly root: Element;
+  /** The semantic tree, laid out for this frame. */
   readonly tree: SemanticTree;
+  /** The window title. */
   readonly title: string;
   /** The element with focus, if any. */
   readonly focused: Element | null;

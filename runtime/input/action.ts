@@ -49,7 +49,12 @@ export class ActionError extends Error {
   /** Which guard refused it. */
   readonly kind: ActionErrorKind;
 
-  /** @param kind which guard refused @param message the contract's message */
+  /**
+   * Creates a refusal whose message is what agents read.
+   *
+   * @param kind which guard refused
+   * @param message the contract's message
+   */
   constructor(kind: ActionErrorKind, message: string) {
     super(message);
     this.name = "ActionError";
@@ -129,9 +134,13 @@ export function parseAction(raw: unknown): Action {
 
 /** What dispatching needs from the app: focus, hover, Tab order and coordinates. */
 export interface InputEnv {
+  /** The runtime handle that handlers receive. */
   readonly rt: Rt;
+  /** The element with focus, if any. */
   readonly focused: Element | null;
+  /** Moves focus to the element, or clears it with null. */
   focus(element: Element | null): void;
+  /** Marks the element under the pointer as hovered, or none with null. */
   hover(element: Element | null): void;
   /** Moves focus to the next (1) or previous (-1) focusable element. */
   moveFocus(direction: 1 | -1): void;

@@ -93,9 +93,13 @@ export function place(
   baseY: number,
 ): void {
   const box = element.box;
-  const sameBox = box.x === x && box.y === y && box.width === width && box.height === height;
+  const sameSize = box.width === width && box.height === height;
+  const sameBox = sameSize && box.x === x && box.y === y;
   const sameBase = element.placedBaseX === baseX && element.placedBaseY === baseY;
   if (sameBox && sameBase && !element.placementDirty) return;
+  // An element with a node that only moved keeps its children where they were: they are
+  // placed relative to it. So scrolling a 10,000-row list moves one box, not 10,000.
+  const movedOnly = sameSize && !element.placementDirty && element.node !== null;
   if (!sameBox) element.box = { x, y, width, height };
   element.placedBaseX = baseX;
   element.placedBaseY = baseY;
@@ -105,6 +109,7 @@ export function place(
   let childBaseY = baseY + y;
   if (element.node !== null) {
     element.host.tree.setBounds(element.node, { x: baseX + x, y: baseY + y, width, height });
+    if (movedOnly) return;
     childBaseX = 0;
     childBaseY = 0;
   }

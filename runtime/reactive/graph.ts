@@ -37,6 +37,7 @@ export interface Producer {
 
 /** Something that reads producers and runs again when they change: a memo or an effect. */
 export interface Consumer {
+  /** How up to date it is: `CLEAN`, `CHECK`, `DIRTY`, `COMPUTING` or `DISPOSED`. */
   state: ConsumerState;
   /** Producers read on the last run, with the version each had then. */
   sources: Map<Producer, number>;
@@ -52,12 +53,17 @@ export interface Consumer {
 
 /** One mutable value in the graph. */
 export interface SignalNode<T> extends Producer {
+  /** The current value. */
   value: T;
+  /** Unique within its runtime; never reused. */
   readonly id: number;
+  /** Shown in inspection next to the value; undefined when the signal has no name. */
   readonly name: string | undefined;
+  /** Decides whether a write changed the value. */
   readonly equals: (a: T, b: T) => boolean;
   /** Set when the value feeds a secure node: inspection then never shows it. */
   secret: boolean;
+  /** True once its owner was disposed. */
   disposed: boolean;
 }
 
@@ -66,14 +72,22 @@ export interface SignalNode<T> extends Producer {
  * then its consumers, then runs its cleanups in reverse order of registration.
  */
 export class Owner {
+  /** The owner this one was created under; null for an app's root owner. */
   readonly parent: Owner | null;
+  /** The runtime its effects are queued on. */
   readonly runtime: ReactiveRuntime;
+  /** Owners created under this one; disposed before it. */
   readonly children = new Set<Owner>();
+  /** The memos and effects it owns. */
   readonly consumers: Consumer[] = [];
+  /** The signals it owns. */
   readonly signals: SignalNode<unknown>[] = [];
+  /** Functions to run when it is disposed, last registered first. */
   readonly cleanups: (() => void)[] = [];
+  /** True once disposed: it then owns nothing new. */
   disposed = false;
 
+  /** Creates an owner on `runtime`, as a child of `parent` unless that is null. */
   constructor(runtime: ReactiveRuntime, parent: Owner | null) {
     this.runtime = runtime;
     this.parent = parent;
@@ -86,11 +100,15 @@ export class Owner {
  * batch of writes, when the queue goes from empty to non-empty; the app requests a frame.
  */
 export class ReactiveRuntime {
+  /** The effects waiting for the next flush, in the order they were queued. */
   readonly queue: Consumer[] = [];
+  /** Every live signal of the app, for inspection. */
   readonly signals = new Set<SignalNode<unknown>>();
+  /** Called when the queue goes from empty to non-empty. */
   onSchedule: () => void;
   #nextSignalId = 1;
 
+  /** Creates a runtime with an empty queue; `onSchedule` does nothing unless given. */
   constructor(onSchedule: () => void = () => {}) {
     this.onSchedule = onSchedule;
   }

@@ -5,10 +5,13 @@
  */
 
 export {
+  type Consumer,
+  type ConsumerState,
   disposeOwner,
   getOwner,
   markSourcesSecret,
   Owner,
+  type Producer,
   ReactiveRuntime,
   runWithOwner,
   type SignalNode,

@@ -72,9 +72,13 @@ export function statesOf(mask: number): State[] {
 
 /** A rectangle in terminal cells. */
 export interface Bounds {
+  /** The column of the left edge, counted from the origin. */
   readonly x: number;
+  /** The row of the top edge, counted from the origin. */
   readonly y: number;
+  /** The width in cells. */
   readonly width: number;
+  /** The height in cells. */
   readonly height: number;
 }
 
@@ -88,6 +92,7 @@ export const NO_BOUNDS: Bounds = Object.freeze({ x: 0, y: 0, width: 0, height: 0
 export class SemanticNode {
   /** Unique for the life of the app; never reused. */
   readonly id: number;
+  /** What kind of widget the node stands for: `button`, `text_field`, ... */
   role: Role;
   /** The accessible name; undefined when the node has none. */
   name: string | undefined = undefined;
@@ -97,11 +102,14 @@ export class SemanticNode {
   states = 0;
   /** Position relative to the parent node's top-left corner, and size, in cells. */
   bounds: Bounds = NO_BOUNDS;
+  /** The parent node; null for the root and for a detached node. */
   parent: SemanticNode | null = null;
+  /** The child nodes, in reading order. */
   children: SemanticNode[] = [];
   /** False once the node has been removed from its tree. */
   attached = true;
 
+  /** Creates a detached node; trees make theirs with {@link SemanticTree.createNode}. */
   constructor(id: number, role: Role) {
     this.id = id;
     this.role = role;
@@ -115,12 +123,19 @@ export class SemanticNode {
 
 /** A node as plain JSON-ready data: what travels to the agent thread and into `ui://tree.json`. */
 export interface NodeData {
+  /** The node's id: unique for the life of the app. */
   id: number;
+  /** What kind of widget the node stands for. */
   role: Role;
+  /** The accessible name; absent when the node has none. */
   name?: string;
+  /** The current value; absent when the node has none, and always on secure nodes. */
   value?: string;
+  /** The states the node has, in tree-text order. */
   states: State[];
+  /** Position relative to the parent node's top-left corner, and size, in cells. */
   bounds: Bounds;
+  /** The children's ids, in reading order. */
   children: number[];
 }
 

@@ -10,15 +10,21 @@ import { isRole } from "./node.ts";
 
 /** What to look for; every given key must match. */
 export interface NodeQuery {
+  /** The role the node must have, such as `button`; an unknown role is a TypeError. */
   role?: string | undefined;
+  /** The node's whole accessible name, exactly. */
   name?: string | undefined;
+  /** Text the name, or the value of a node that is not secure, must contain. */
   text?: string | undefined;
 }
 
 /** One node a query found. */
 export interface QueryMatch {
+  /** The node's id, to act on it with. */
   id: number;
+  /** What kind of widget the node stands for. */
   role: Role;
+  /** The accessible name; null when the node has none. */
   name: string | null;
   /** From the window down to the node: `window "Notes" > list > list_item > button "Delete"`. */
   path: string;

@@ -31,6 +31,7 @@ export interface TreeUpdate {
 
 /** A semantic tree with change tracking. */
 export class SemanticTree {
+  /** The window node: every other attached node descends from it. */
   readonly root: SemanticNode;
   readonly #nodes = new Map<number, SemanticNode>();
   #nextId = 1;

@@ -10,13 +10,19 @@ import type { Role } from "./node.ts";
 
 /** One node and its children as nested JSON-ready data. */
 export interface TreeJson {
+  /** The node's id: unique for the life of the app. */
   id: number;
+  /** What kind of widget the node stands for. */
   role: Role;
+  /** The accessible name; absent when the node has none. */
   name?: string;
+  /** The current value; absent when the node has none, and always on secure nodes. */
   value?: string;
+  /** The states the node has, in tree-text order. */
   states: State[];
   /** Relative to the parent node, in cells. */
   bounds: Bounds;
+  /** The child nodes, in reading order. */
   children: TreeJson[];
 }
 
@@ -33,12 +39,17 @@ export function treeToJson(node: SemanticNode): TreeJson {
 
 /** One node's place on screen, in window cells. */
 export interface LayoutEntry {
+  /** The node's id. */
   id: number;
+  /** What kind of widget the node stands for. */
   role: Role;
-  /** Window coordinates: the sum of the bounds of the node and its ancestors. */
+  /** The column of the left edge in the window: the sum of the node's and its ancestors' x. */
   x: number;
+  /** The row of the top edge in the window: the sum of the node's and its ancestors' y. */
   y: number;
+  /** The width in cells. */
   width: number;
+  /** The height in cells. */
   height: number;
 }
 

@@ -15,7 +15,9 @@ import type { ToolRegistry } from "./tools.ts";
 
 /** A width and a height in cells. */
 export interface Size {
+  /** The width in cells. */
   width: number;
+  /** The height in cells. */
   height: number;
 }
 
@@ -29,8 +31,9 @@ export interface LayoutStyle {
   padding: number;
   /** A one-cell frame inside the edge (dialogs). */
   border: boolean;
-  /** A fixed width or height instead of the natural one. */
+  /** A fixed width instead of the natural one. */
   width?: number | undefined;
+  /** A fixed height instead of the natural one. */
   height?: number | undefined;
   /** A share of the parent's spare room along its direction; 0 takes none. */
   grow: number;
@@ -60,9 +63,13 @@ export interface Behavior {
 
 /** What elements need from the app they are mounted in. */
 export interface Host {
+  /** The app's semantic tree: elements with a role keep their node in it. */
   readonly tree: SemanticTree;
+  /** The reactive runtime the app's signals, memos and effects belong to. */
   readonly runtime: ReactiveRuntime;
+  /** The app tools components register. */
   readonly tools: ToolRegistry;
+  /** The runtime handle that bindings, handlers and tools receive. */
   readonly rt: Rt;
   /** Records a new element, so that actions by node id can find it. */
   registerElement(element: Element): void;
@@ -97,18 +104,25 @@ const NO_SCROLL = Object.freeze({ x: 0, y: 0 });
 export class Element {
   /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
   readonly kind: string;
+  /** The app the element is mounted in. */
   readonly host: Host;
   /** The reactive scope its bindings live in. */
   readonly owner: Owner;
+  /** The parent element; null for the window element and one not appended yet or detached. */
   parent: Element | null = null;
+  /** The child elements, in layout and reading order. */
   children: Element[] = [];
   /** The semantic node, when the element has a role. */
   readonly node: SemanticNode | null;
+  /** How it lays out its children; starts from the defaults (a column, no gap). */
   style: LayoutStyle;
+  /** The input it handles; none by default. */
   behavior: Behavior = {};
   /** Measures the element's own content (its label line), without children. */
   measureContent: (() => Size) | null = null;
+  /** True when the element itself is disabled; see `effectivelyDisabled` for ancestors. */
   disabled = false;
+  /** True for a secure field: agents never read its value nor type into it. */
   secure = false;
   /** Widget-specific state (text editing, slider range, list selection, ...). */
   state: Record<string, unknown> = {};
@@ -122,14 +136,16 @@ export class Element {
   grows = 0;
   /** True when the children must be placed again. */
   placementDirty = true;
-  /** The offset from the semantic parent's origin used at the last placement (x, y). */
-  placedBaseX = Number.NaN;
-  placedBaseY = Number.NaN;
+  /** The x offset from the semantic parent's origin used at the last placement. */
+  placedBaseX: number = Number.NaN;
+  /** The y offset from the semantic parent's origin used at the last placement. */
+  placedBaseY: number = Number.NaN;
   /** Scroll position of a scroll view, in cells. */
   scroll: { readonly x: number; readonly y: number } = NO_SCROLL;
   /** False once removed from the app. */
   mounted = true;
 
+  /** Creates an element with the default style; views call `createElement()` instead. */
   constructor(kind: string, host: Host, owner: Owner, node: SemanticNode | null) {
     this.kind = kind;
     this.host = host;

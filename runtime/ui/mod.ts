@@ -6,7 +6,7 @@
 
 export { Component, component, Cx } from "./component.ts";
 export { bind, Binding, type MountContext, type Prop, View } from "./view.ts";
-export { Rt } from "./rt.ts";
+export { Rt, type RtHost } from "./rt.ts";
 export { AppTool, type JsonSchema, type ToolHandler, ToolRegistry } from "./tools.ts";
 export { WidgetView } from "./widget_view.ts";
 export {
@@ -41,6 +41,6 @@ export {
   scrollView,
   StackView,
 } from "./containers.ts";
-export { list, ListView } from "./list.ts";
+export { list, type ListItems, ListView } from "./list.ts";
 export { show, ShowView } from "./show.ts";
-export type { Element } from "./element.ts";
+export type { Behavior, Element, Host, LayoutStyle, Size } from "./element.ts";

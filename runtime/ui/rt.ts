@@ -9,7 +9,9 @@ import { type Ctx, ctxBrand } from "../reactive/mod.ts";
 
 /** What an `Rt` needs from the app that made it. */
 export interface RtHost {
+  /** Asks the app to quit; `run()` then returns. */
   quit(): void;
+  /** Asks for a frame soon; many requests make one frame. */
   requestFrame(): void;
 }
 

@@ -58,14 +58,20 @@ export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
 
 /** A tool an app registers with `cx.registerTool()`. */
 export class AppTool {
+  /** The name agents call, such as `add_note`. */
   readonly name: string;
+  /** What the tool does, for a reader who sees nothing else. */
   readonly description: string;
   /** The JSON Schema of the arguments object (without the `confirm` of destructive tools). */
   readonly inputSchema: JsonSchema;
+  /** Runs on the UI thread with the arguments as JSON text. */
   readonly handler: ToolHandler;
   #destructive = false;
 
   /**
+   * Creates a tool; throws TypeError for a name that is invalid or reserved, or for an input
+   * schema that does not describe an object.
+   *
    * @param name the name agents call, such as `add_note`
    * @param description what the tool does, for a reader who sees nothing else
    * @param inputSchema the arguments' JSON Schema as text, or a zod schema

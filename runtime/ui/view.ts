@@ -12,7 +12,9 @@ import type { Rt } from "./rt.ts";
 
 /** Where a view is being mounted: the app, and the scope that will own what it creates. */
 export interface MountContext {
+  /** The app the view is mounted in. */
   readonly host: Host;
+  /** The scope that owns the signals, effects and cleanups the view creates. */
   readonly owner: Owner;
 }
 
@@ -24,6 +26,7 @@ export abstract class View {
 
 /** A reactive value made with `bind()`: a property follows it. */
 export class Binding<T> {
+  /** Computes the value; runs again after a signal it read changes. */
   readonly fn: (rt: Rt) => T;
 
   /** Apps call `bind()` instead. */

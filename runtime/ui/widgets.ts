@@ -232,10 +232,13 @@ export function textField(options: TextFieldOptions): TextFieldView {
 
 /** What `slider()` takes. */
 export interface SliderOptions {
+  /** The accessible name, shown before the track. */
   label: Prop<string>;
   /** A signal makes the slider two-way; a plain number is its initial value. */
   value: Prop<number>;
+  /** The lowest value. */
   min: number;
+  /** The highest value; above `min`. */
   max: number;
   /** The smallest change (1 by default). */
   step?: number;
@@ -335,15 +338,23 @@ export function slider(options: SliderOptions): SliderView {
 export interface WidgetOptions {
   /** The role; without one (or without a name) the widget is invisible to agents. */
   role?: Role;
+  /** The accessible name agents and screen readers know it by. */
   name?: Prop<string>;
+  /** The value agents read, such as a progress bar's percentage. */
   value?: Prop<string>;
+  /** Whether the node has the `checked` state. */
   checked?: Prop<boolean>;
+  /** Whether the node has the `selected` state. */
   selected?: Prop<boolean>;
+  /** Whether the node has the `expanded` state. */
   expanded?: Prop<boolean>;
   /** The text it draws on its own line. */
   content?: Prop<string>;
+  /** Whether Tab and clicks can focus it; false by default. */
   focusable?: boolean;
+  /** Runs on a click, or on Enter or Space while it has focus. */
   onClick?: Handler;
+  /** Handles a key while it has focus; returns true when handled, else the parent gets the key. */
   onKey?: (keybind: Keybind, rt: Rt) => boolean;
   /** Lays children out in a row instead of a column. */
   direction?: "row" | "column";

@@ -1,0 +1,260 @@
+/**
+ * The renderer conformance suite: what every renderer must do, run by each renderer's own
+ * test file (`runRendererConformance("HeadlessRenderer", create)`). A renderer reports its
+ * size, lets the app lay out inside it, changes nothing agents see (the same actions give
+ * the same tree and revisions), stays fast on a 10,000-row list, and closes safely twice.
+ * A renderer that draws also shows, when the harness can read its screen back, each node's
+ * name where its bounds say, dialogs above the content, and wide characters whole.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { App } from "../app/app.ts";
+import type { Renderer } from "../app/renderer.ts";
+import { absoluteBounds, formatTree, layoutEntries, type SemanticNode } from "../semantics/mod.ts";
+import {
+  bind,
+  button,
+  checkbox,
+  column,
+  component,
+  dialog,
+  list,
+  menu,
+  menuItem,
+  row,
+  scrollView,
+  show,
+  slider,
+  text,
+  textField,
+  type View,
+} from "../ui/mod.ts";
+
+/** One renderer made for one test, with what the suite may ask of it. */
+export interface RendererHarness {
+  /** The renderer under test. */
+  renderer: Renderer;
+  /** Called once the app exists (the terminal renderer starts here). */
+  attach?(app: App): void;
+  /** The screen's rows as text, for a renderer that draws and can be read back. */
+  screen?(): Promise<string[]>;
+  /** Releases what the harness holds (an emulator). */
+  dispose?(): void | Promise<void>;
+}
+
+/** Makes a harness whose app area is `width` by `height` cells. */
+export type CreateRenderer = (size: { width: number; height: number }) => RendererHarness;
+
+/** A row count that makes a list long enough to need drawing only what is visible. */
+export const LONG_LIST_ROWS = 10_000;
+
+/** An app with one widget of every kind the runtime has, and a dialog to open. */
+export function everyWidget(): View {
+  return component((cx) => {
+    const open = cx.signal(false, { name: "open" });
+    const items = cx.signal(["Alpha", "Beta", "Gamma"], { name: "items" });
+    return column(
+      text("Plain text 漢字"),
+      row(
+        button("Open", (rt) => open.set(rt, true)),
+        checkbox("Check", true),
+        menu("Menu", menuItem("Item", () => {})),
+      ),
+      textField({ label: "Field", value: "typed" }),
+      slider({ label: "Level", value: 30, min: 0, max: 100 }),
+      scrollView(list(items, (item) => text(item))).height(2),
+      show(open, () =>
+        dialog(
+          "Dialog",
+          text("Inside"),
+          button("Close", (rt) => open.set(rt, false)),
+        ).onClose((rt) => open.set(rt, false))),
+    );
+  });
+}
+
+/** A counter: a button and the count it changes. */
+function counter(): View {
+  return component((cx) => {
+    const count = cx.signal(0, { name: "count" });
+    return column(
+      button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+      text(bind((rt) => `Count: ${count.get(rt)}`)),
+    );
+  });
+}
+
+/** A list of `rows` rows in a scroll view, each a checkbox and a text. */
+export function longList(rows: number): View {
+  return component((cx) => {
+    const items = cx.signal(Array.from({ length: rows }, (_, index) => index), { name: "rows" });
+    return column(
+      text(`${rows} rows`),
+      scrollView(list(items, (index) => row(checkbox("Done", false), text(`Row ${index}`)))),
+    );
+  });
+}
+
+/** Starts an app on a harness; returns it with a function that tears both down. */
+function start(create: CreateRenderer, root: View, width = 60, height = 16) {
+  const harness = create({ width, height });
+  const app = new App(root, { title: "Conformance", renderer: harness.renderer });
+  harness.attach?.(app);
+  app.frame();
+  return {
+    app,
+    harness,
+    async stop() {
+      app.close();
+      await harness.dispose?.();
+    },
+  };
+}
+
+function nodeId(app: App, role: string, name: string): number {
+  const entry = [...walk(app)].find((node) => node.role === role && node.name === name);
+  if (entry === undefined) {
+    throw new Error(`no ${role} "${name}" in:\n${formatTree(app.tree.root)}`);
+  }
+  return entry.id;
+}
+
+function* walk(app: App) {
+  const stack = [app.tree.root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    yield node;
+    stack.push(...node.children);
+  }
+}
+
+/** True when a node lies wholly inside each of its ancestors (none scrolls it away). */
+function shownWhole(node: SemanticNode): boolean {
+  const inner = absoluteBounds(node);
+  for (let parent = node.parent; parent !== null; parent = parent.parent) {
+    const outer = absoluteBounds(parent);
+    if (
+      inner.x < outer.x || inner.y < outer.y || inner.x + inner.width > outer.x + outer.width ||
+      inner.y + inner.height > outer.y + outer.height
+    ) return false;
+  }
+  return true;
+}
+
+/** Registers the suite's tests for the renderer that `create` makes. */
+export function runRendererConformance(name: string, create: CreateRenderer): void {
+  Deno.test(`${name} conformance: reports its kind and the size it was made with`, async () => {
+    const harness = create({ width: 50, height: 12 });
+    try {
+      assert.ok(["headless", "terminal"].includes(harness.renderer.kind));
+      assert.deepEqual(harness.renderer.size(), { width: 50, height: 12 });
+    } finally {
+      harness.renderer.close();
+      await harness.dispose?.();
+    }
+  });
+
+  Deno.test(`${name} conformance: every node of every widget kind lies in the window`, async () => {
+    const { app, stop } = start(create, everyWidget());
+    try {
+      app.act(nodeId(app, "button", "Open"), { action: "click" });
+      assert.ok(app.overlays.length === 1, "the dialog opened");
+      for (const entry of layoutEntries(app.tree.root)) {
+        if (entry.width === 0 && entry.height === 0) continue;
+        assert.ok(entry.x >= 0 && entry.y >= 0, `node #${entry.id} starts inside the window`);
+        assert.ok(entry.x + entry.width <= 60, `node #${entry.id} ends inside the width`);
+      }
+    } finally {
+      await stop();
+    }
+  });
+
+  Deno.test(`${name} conformance: actions give the tree and revisions they give headless`, async () => {
+    const { app, stop } = start(create, counter());
+    try {
+      const plus = nodeId(app, "button", "+1");
+      const revision = app.tree.revision;
+      assert.equal(app.act(plus, { action: "click" }, revision), revision + 1);
+      assert.equal(
+        formatTree(app.tree.root),
+        `window "Conformance" #1\n  button "+1" #2 focused\n  text "Count: 1" #3\n`,
+      );
+      assert.throws(() => app.act(plus, { action: "click" }, revision), /stale revision/);
+    } finally {
+      await stop();
+    }
+  });
+
+  Deno.test(`${name} conformance: a 10,000-row list scrolls in a few milliseconds a frame`, async () => {
+    const { app, harness, stop } = start(create, longList(LONG_LIST_ROWS), 60, 20);
+    try {
+      const view = [...walk(app)].find((node) => node.role === "scroll_view")!;
+      app.act(view.id, { action: "scroll", delta: { x: 0, y: 5000 } });
+      const frames = 50;
+      const begin = performance.now();
+      for (let step = 0; step < frames; step++) {
+        app.act(view.id, { action: "scroll", delta: { x: 0, y: 1 } });
+      }
+      const perFrame = (performance.now() - begin) / frames;
+      // Generous for a shared CI machine; the benchmark gives the real figure.
+      assert.ok(perFrame < 25, `a scroll frame took ${perFrame.toFixed(2)} ms`);
+      const screen = await harness.screen?.();
+      if (screen !== undefined) {
+        assert.ok(screen.some((line) => line.includes("Row 5050")), screen.join("\n"));
+        assert.ok(
+          !screen.some((line) => line.includes("Row 4999 ")),
+          "rows above the view are hidden",
+        );
+      }
+    } finally {
+      await stop();
+    }
+  });
+
+  Deno.test(`${name} conformance: close() is safe twice and later frames draw nothing`, async () => {
+    const { app, harness, stop } = start(create, counter());
+    await stop();
+    harness.renderer.close();
+    assert.equal(app.frame(), null);
+    harness.renderer.render(app); // a stray frame after close must not throw
+  });
+
+  Deno.test(`${name} conformance: what is drawn matches the tree`, async (t) => {
+    const { app, harness, stop } = start(create, everyWidget());
+    try {
+      const screen = await harness.screen?.();
+      if (screen === undefined) return; // draws nothing: nothing to compare
+      await t.step("each named leaf is drawn where its bounds say", () => {
+        const named = new Set(["text", "button", "checkbox", "text_field", "slider", "menu"]);
+        for (const entry of layoutEntries(app.tree.root)) {
+          const node = app.tree.get(entry.id)!;
+          if (!named.has(node.role) || node.name === undefined) continue;
+          if (!shownWhole(node)) continue; // scrolled out of view
+          const line = screen[entry.y] ?? "";
+          const shown = line.slice(entry.x);
+          assert.ok(
+            shown.includes(node.name.split(" ")[0]!),
+            `${node.role} "${node.name}" at ${entry.x},${entry.y}; the line is ${
+              JSON.stringify(line)
+            }`,
+          );
+        }
+      });
+      await t.step("wide characters are drawn whole", () => {
+        assert.ok(screen.some((line) => line.includes("Plain text 漢字")), screen.join("\n"));
+      });
+      await t.step("a dialog is drawn above the content", async () => {
+        app.act(nodeId(app, "button", "Open"), { action: "click" });
+        const after = await harness.screen!();
+        const dialogNode = [...walk(app)].find((node) => node.role === "dialog")!;
+        const entry = layoutEntries(app.tree.root).find((e) => e.id === dialogNode.id)!;
+        assert.match(after[entry.y]!.slice(entry.x), /^┌─+┐/);
+        assert.ok(after.some((line) => line.includes("Inside")), after.join("\n"));
+      });
+    } finally {
+      await stop();
+    }
+  });
+}

@@ -1,0 +1,18 @@
+import assert from "node:assert/strict";
+import { App } from "../app/app.ts";
+import { runRendererConformance } from "./conformance.ts";
+import { HeadlessRenderer } from "./headless.ts";
+import { component, text } from "../ui/mod.ts";
+
+runRendererConformance(
+  "HeadlessRenderer",
+  ({ width, height }) => ({ renderer: new HeadlessRenderer(width, height) }),
+);
+
+Deno.test("HeadlessRenderer counts the frames it was asked to draw", () => {
+  const renderer = new HeadlessRenderer();
+  const app = new App(component(() => text("hi")), { title: "Count", renderer });
+  app.frame();
+  assert.equal(renderer.frames, 2);
+  app.close();
+});

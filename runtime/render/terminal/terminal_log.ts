@@ -1,0 +1,158 @@
+/**
+ * Where the app's log goes while the terminal renderer owns the screen: a line written to
+ * standard error would land in the middle of a frame, so lines go to a log file instead
+ * (kept in memory when the app may not write files) and the renderer shows the file's path
+ * when the app exits. The app's own `console.log` and friends go there too for as long. The `MCP server listening <path>` line is remembered for the status
+ * line, so a person can find the socket while the app runs.
+ *
+ * @module
+ */
+
+import { log, setLogSink } from "../../app/log.ts";
+
+/** How many lines are kept when there is no file to write them to. */
+const MEMORY_LINES = 200;
+
+const LISTENING = /^MCP server listening (.+)$/;
+const STOPPED = /^agent access revoked|^CUI0408/;
+
+const encoder = new TextEncoder();
+
+/** The console methods that would write over the screen. */
+const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug", "trace"] as const;
+type ConsoleMethod = typeof CONSOLE_METHODS[number];
+
+/** Sends the console's lines to the log; returns a function that puts the console back. */
+function captureConsole(): () => void {
+  const saved = new Map<ConsoleMethod, (...args: unknown[]) => void>();
+  for (const method of CONSOLE_METHODS) {
+    saved.set(method, console[method]);
+    console[method] = (...args: unknown[]) => {
+      log(args.map((arg) => typeof arg === "string" ? arg : Deno.inspect(arg)).join(" "));
+    };
+  }
+  return () => {
+    for (const [method, original] of saved) console[method] = original;
+  };
+}
+
+function mayWriteFiles(): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "write" }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+/** The log of an app whose screen belongs to the terminal renderer. */
+export class TerminalLog {
+  /** The log file's path, once started (null when lines are kept in memory). */
+  path: string | null = null;
+  /** The socket path from the last `MCP server listening` line, while it listens. */
+  socketPath: string | null = null;
+  /** The socket path the app listened on at some point, for the exit message. */
+  everListenedAt: string | null = null;
+  /** Lines written since start, apart from the listening line. */
+  otherLines = 0;
+  /** The last line apart from the listening line. */
+  lastLine: string | null = null;
+  readonly #name: string;
+  readonly #onChange: () => void;
+  readonly #memory: string[] = [];
+  #file: Deno.FsFile | null = null;
+  #restoreSink: (() => void) | null = null;
+
+  /**
+   * Makes the log of one app; nothing changes until `start()`.
+   *
+   * @param name a name for the file (the app's title)
+   * @param onChange called after each line, to redraw the status line
+   */
+  constructor(name: string, onChange: () => void) {
+    this.#name = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").slice(0, 40) || "app";
+    this.#onChange = onChange;
+  }
+
+  /** Sends the app's log lines here until `stop()`. */
+  start(): void {
+    if (this.#restoreSink !== null) return;
+    if (mayWriteFiles()) {
+      try {
+        this.path = Deno.makeTempFileSync({ prefix: `crownui-${this.#name}-`, suffix: ".log" });
+        this.#file = Deno.openSync(this.path, { append: true });
+      } catch {
+        this.path = null;
+        this.#file = null;
+      }
+    }
+    const restoreSink = setLogSink((line) => this.#write(line));
+    const restoreConsole = captureConsole();
+    this.#restoreSink = () => {
+      restoreConsole();
+      restoreSink();
+    };
+  }
+
+  #write(line: string): void {
+    const listening = LISTENING.exec(line);
+    if (listening !== null) {
+      this.socketPath = listening[1]!;
+      this.everListenedAt = this.socketPath;
+    } else {
+      if (STOPPED.test(line)) this.socketPath = null;
+      this.otherLines++;
+      this.lastLine = line;
+    }
+    const stamped = `${new Date().toISOString()} ${line}`;
+    if (this.#file !== null) {
+      try {
+        writeAllSync(this.#file, encoder.encode(stamped + "\n"));
+      } catch {
+        this.#remember(stamped);
+      }
+    } else this.#remember(stamped);
+    this.#onChange();
+  }
+
+  #remember(line: string): void {
+    this.#memory.push(line);
+    if (this.#memory.length > MEMORY_LINES) this.#memory.shift();
+  }
+
+  /**
+   * Gives the log back to standard error and returns what to tell the person on exit: the
+   * log file's path (or the lines themselves when there is no file) and the socket.
+   */
+  stop(title: string): string[] {
+    this.#restoreSink?.();
+    this.#restoreSink = null;
+    try {
+      this.#file?.close();
+    } catch {
+      // Closed already.
+    }
+    this.#file = null;
+    const lines: string[] = [];
+    if (this.everListenedAt !== null) {
+      lines.push(`${title}: the MCP server was listening at ${this.everListenedAt}`);
+    }
+    if (this.path !== null) {
+      const count = this.otherLines + (this.everListenedAt !== null ? 1 : 0);
+      lines.push(
+        `${title}: log written to ${this.path} (${count} ${count === 1 ? "line" : "lines"})`,
+      );
+    } else if (this.#memory.length > 0) {
+      lines.push(`${title}: log:`, ...this.#memory);
+    }
+    return lines;
+  }
+}
+
+/** Writes every byte (a write to a file or terminal may take only part). */
+export function writeAllSync(
+  target: { writeSync(data: Uint8Array): number },
+  data: Uint8Array,
+): void {
+  let offset = 0;
+  while (offset < data.length) offset += target.writeSync(data.subarray(offset));
+}

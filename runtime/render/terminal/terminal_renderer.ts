@@ -1,0 +1,351 @@
+/**
+ * The terminal renderer: what a person sees and uses. It takes the terminal over (alternate
+ * screen, raw input, hidden cursor, SGR mouse reports, bracketed paste, the window title),
+ * draws each frame by writing only the cells that changed inside a synchronized update,
+ * keeps a status line at the bottom (the MCP socket, the keys), relays out on resize, and
+ * turns the person's keys and mouse into the actions agents use (`runtime/input/person.ts`).
+ *
+ * It gives the terminal back on every way out: `close()` (the app quit: `q` or Ctrl+C,
+ * `rt.quit()`, and the signals `run()` quits on), and an uncaught error or `Deno.exit()` in app code
+ * (the global `error`, `unhandledrejection` and `unload` events, which Deno still delivers).
+ * While it runs, log lines go to a file (`TerminalLog`) so they never tear a frame.
+ *
+ * @module
+ */
+
+import type { Renderer, RenderSource } from "../../app/renderer.ts";
+import type { Keybind } from "../../input/keybind.ts";
+import {
+  characterKey,
+  clickAt,
+  draggableAt,
+  dragTo,
+  focusTakesText,
+  hoverAt,
+  type PersonEnv,
+  pressKey,
+  typeText,
+  wheelAt,
+} from "../../input/person.ts";
+import { cellWidth, splitGraphemes, truncateToWidth } from "../../layout/cell_width.ts";
+import type { Element } from "../../ui/element.ts";
+import { type InputEvent, InputParser, type MouseEvent } from "./input_parser.ts";
+import { makeTheme, paintFrame, PaintMemory, type Theme } from "./paint.ts";
+import { diffScreens, Screen } from "./screen.ts";
+import { DenoTerminal, type TerminalIo } from "./terminal_io.ts";
+import { TerminalLog } from "./terminal_log.ts";
+
+/** What the renderer needs of the app it draws: the `App` is one. */
+export interface TerminalApp extends PersonEnv {
+  /** The window title. */
+  readonly title: string;
+  /** Asks for a frame soon. */
+  requestFrame(): void;
+  /** Asks the app to quit. */
+  quit(): void;
+}
+
+/** What a `TerminalRenderer` is made with; every field has a default. */
+export interface TerminalRendererOptions {
+  /** The terminal; the process's own by default. */
+  io?: TerminalIo;
+  /** Colors (on unless `NO_COLOR` is set); without them focus and state still show. */
+  color?: boolean;
+  /** Whether log lines go to a file while the renderer runs (true by default). */
+  captureLog?: boolean;
+  /** How long a lone Escape waits for the rest of a sequence, in ms (25 by default). */
+  escapeDelayMs?: number;
+}
+
+/** Modes switched on at start and off at the end. */
+const ENTER = [
+  "\x1b[22;0t", // keep the window title, to give it back at the end
+  "\x1b[?1049h", // alternate screen
+  "\x1b[?25l", // hide the cursor
+  "\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1006h", // mouse: clicks, drags, motion; SGR encoding
+  "\x1b[?2004h", // bracketed paste
+].join("");
+const LEAVE = [
+  "\x1b[?2026l",
+  "\x1b[?2004l",
+  "\x1b[?1006l\x1b[?1003l\x1b[?1002l\x1b[?1000l",
+  "\x1b[0m",
+  "\x1b[?25h",
+  "\x1b[?1049l",
+  "\x1b[23;0t",
+].join("");
+const BEGIN_FRAME = "\x1b[?2026h";
+const END_FRAME = "\x1b[?2026l";
+
+/** Two presses within this many ms on the same cell make a double click. */
+const DOUBLE_CLICK_MS = 400;
+/** Lines one wheel step scrolls. */
+const WHEEL_LINES = 3;
+
+/** The keys the status line recalls; `q` types a q in a text field, so there it says Ctrl+C. */
+const KEY_HINTS = "Tab move · Enter act · q quit";
+const KEY_HINTS_IN_FIELD = "Tab move · Enter act · Ctrl+C quit";
+
+function readNoColor(): boolean {
+  try {
+    if (Deno.permissions.querySync({ name: "env", variable: "NO_COLOR" }).state !== "granted") {
+      return false;
+    }
+    const value = Deno.env.get("NO_COLOR");
+    return value !== undefined && value !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** A window title without control characters, which would end the OSC sequence early. */
+function cleanTitle(title: string): string {
+  return title.replace(/[\p{Cc}]/gu, " ");
+}
+
+/** Draws an app in the terminal and feeds it the person's input. */
+export class TerminalRenderer implements Renderer {
+  readonly kind = "terminal";
+  readonly #io: TerminalIo;
+  readonly #theme: Theme;
+  readonly #memory = new PaintMemory();
+  readonly #parser = new InputParser();
+  readonly #captureLog: boolean;
+  readonly #escapeDelayMs: number;
+  #columns: number;
+  #rows: number;
+  /** What the terminal shows now; null forces a full redraw. */
+  #front: Screen | null = null;
+  #back: Screen;
+  #app: TerminalApp | null = null;
+  #log: TerminalLog | null = null;
+  #started = false;
+  #closed = false;
+  #stops: (() => void)[] = [];
+  #escapeTimer: ReturnType<typeof setTimeout> | undefined;
+  #dragging: Element | null = null;
+  #lastPress: { x: number; y: number; at: number } | null = null;
+  /** The exit message, kept when the terminal is given back. */
+  #farewell: string[] = [];
+  readonly #onFatal = (event: Event) => {
+    // An error the app handles itself does not end the process; the screen stays. Deno runs
+    // no code after an unhandled one, so this is the last chance to give the terminal back.
+    if (event.type !== "unload" && event.defaultPrevented) return;
+    this.close();
+  };
+
+  /** Makes a renderer for the terminal in `options.io` (the process's own by default). */
+  constructor(options: TerminalRendererOptions = {}) {
+    this.#io = options.io ?? new DenoTerminal();
+    this.#theme = makeTheme(options.color ?? !readNoColor());
+    this.#captureLog = options.captureLog ?? true;
+    this.#escapeDelayMs = options.escapeDelayMs ?? 25;
+    const { columns, rows } = this.#io.size();
+    this.#columns = columns;
+    this.#rows = rows;
+    this.#back = new Screen(columns, rows);
+  }
+
+  /** The app's part of the window: all rows but the status line. */
+  size(): { width: number; height: number } {
+    return { width: this.#columns, height: Math.max(1, this.#rows - 1) };
+  }
+
+  /** What was said to the person on exit (the log file, the socket). */
+  get farewell(): readonly string[] {
+    return this.#farewell;
+  }
+
+  /** The log's status: the socket path the MCP server listens on, if any. */
+  get socketPath(): string | null {
+    return this.#log?.socketPath ?? null;
+  }
+
+  /**
+   * Takes the terminal over for `app` and starts reading input. Focus goes to the first
+   * element in Tab order when nothing has it, so a person can type or press Enter at once.
+   */
+  start(app: TerminalApp): void {
+    if (this.#started || this.#closed) return;
+    this.#app = app;
+    this.#started = true;
+    this.#io.write(`${ENTER}\x1b]2;${cleanTitle(app.title)}\x07`);
+    this.#io.setRaw(true);
+    if (this.#captureLog) {
+      this.#log = new TerminalLog(app.title, () => app.requestFrame());
+      this.#log.start();
+    }
+    for (const type of ["error", "unhandledrejection", "unload"]) {
+      globalThis.addEventListener(type, this.#onFatal);
+      this.#stops.push(() => globalThis.removeEventListener(type, this.#onFatal));
+    }
+    this.#stops.push(
+      this.#io.readInput((bytes) => this.feed(bytes)),
+      this.#io.onResize(() => this.resize()),
+    );
+    if (app.focused === null) app.moveFocus(1);
+    app.requestFrame();
+  }
+
+  /** Draws a frame: paints it, then writes the cells that changed. */
+  render(source: RenderSource): void {
+    if (!this.#started || this.#closed) return;
+    const screen = this.#back;
+    screen.clear();
+    const appArea = { x: 0, y: 0, width: this.#columns, height: this.size().height };
+    paintFrame(screen, source, this.#theme, this.#memory, appArea);
+    if (this.#rows > 1) {
+      this.#paintStatus(screen, source.focused?.behavior.insertText !== undefined);
+    }
+    const changes = diffScreens(this.#front, screen);
+    this.#back = this.#front ?? new Screen(this.#columns, this.#rows);
+    this.#front = screen;
+    if (changes !== "") this.#io.write(BEGIN_FRAME + changes + END_FRAME);
+  }
+
+  #paintStatus(screen: Screen, inField: boolean): void {
+    const y = this.#rows - 1;
+    const log = this.#log;
+    let left = "";
+    if (log?.socketPath) left = `MCP ${log.socketPath}`;
+    if (log !== null && log.otherLines > 0) {
+      const where = log.path ?? "shown on exit";
+      left += `${left === "" ? "" : "  "}log: ${log.otherLines} in ${where}`;
+    }
+    const width = this.#columns;
+    screen.fill({ x: 0, y, width, height: 1 }, this.#theme.status);
+    const keys = inField ? KEY_HINTS_IN_FIELD : KEY_HINTS;
+    const hints = cellWidth(left) + 2 + cellWidth(keys) + 2 <= width ? keys : "";
+    screen.write(1, y, truncateToWidth(left, Math.max(0, width - 2), "…"), this.#theme.status);
+    if (hints !== "") screen.write(width - cellWidth(hints) - 1, y, hints, this.#theme.status);
+  }
+
+  /** Reads the terminal's size again, relays out and redraws everything. */
+  resize(): void {
+    if (this.#closed) return;
+    const { columns, rows } = this.#io.size();
+    this.#columns = columns;
+    this.#rows = rows;
+    this.#front = null;
+    this.#back = new Screen(columns, rows);
+    this.#app?.requestFrame();
+  }
+
+  /** Handles raw input bytes, as the terminal sends them. */
+  feed(bytes: Uint8Array | string): void {
+    if (this.#closed || this.#app === null) return;
+    this.#handleAll(this.#parser.feed(bytes));
+    clearTimeout(this.#escapeTimer);
+    this.#escapeTimer = undefined;
+    if (this.#parser.waiting) {
+      this.#escapeTimer = setTimeout(() => this.flushInput(), this.#escapeDelayMs);
+    }
+  }
+
+  /** Ends input held back (a lone Escape) as if the terminal had paused. */
+  flushInput(): void {
+    clearTimeout(this.#escapeTimer);
+    this.#escapeTimer = undefined;
+    if (this.#closed || this.#app === null) return;
+    this.#handleAll(this.#parser.flush());
+  }
+
+  #handleAll(events: InputEvent[]): void {
+    for (const event of events) {
+      if (this.#closed) return;
+      try {
+        this.#handle(event);
+      } catch (error) {
+        this.#app?.reportError(error, `the ${event.type} input`);
+      }
+    }
+  }
+
+  #handle(event: InputEvent): void {
+    const app = this.#app!;
+    switch (event.type) {
+      case "key":
+        this.#key(event.keybind);
+        return;
+      case "text":
+        if (focusTakesText(app)) typeText(app, event.text);
+        else for (const character of splitGraphemes(event.text)) this.#key(characterKey(character));
+        return;
+      case "paste":
+        if (focusTakesText(app)) typeText(app, event.text);
+        return;
+      case "mouse":
+        this.#mouse(event);
+        return;
+    }
+  }
+
+  /** Ctrl+C quits; so does `q` where no text field has focus; other keys go to the app. */
+  #key(keybind: Keybind): void {
+    const app = this.#app!;
+    const only = (ctrl: boolean) =>
+      keybind.ctrl === ctrl && !keybind.alt && !keybind.meta && !keybind.shift;
+    if (
+      (keybind.key === "C" && only(true)) ||
+      (keybind.key === "q" && only(false) && !focusTakesText(app))
+    ) {
+      app.quit();
+      return;
+    }
+    pressKey(app, keybind);
+  }
+
+  #mouse(event: MouseEvent): void {
+    const app = this.#app!;
+    const { x, y } = event;
+    switch (event.action) {
+      case "press": {
+        if (event.button !== 0) return;
+        const now = performance.now();
+        const last = this.#lastPress;
+        const double = last !== null && last.x === x && last.y === y &&
+          now - last.at < DOUBLE_CLICK_MS;
+        this.#lastPress = double ? null : { x, y, at: now };
+        this.#dragging = draggableAt(app, x, y);
+        clickAt(app, x, y, double ? 2 : 1);
+        if (this.#dragging !== null) dragTo(app, this.#dragging, x, y);
+        return;
+      }
+      case "drag":
+        if (this.#dragging !== null) dragTo(app, this.#dragging, x, y);
+        return;
+      case "release":
+        this.#dragging = null;
+        return;
+      case "wheel":
+        wheelAt(app, x, y, event.deltaX * WHEEL_LINES, event.deltaY * WHEEL_LINES);
+        return;
+      case "move":
+        hoverAt(app, x, y);
+        return;
+    }
+  }
+
+  /**
+   * Gives the terminal back: modes off, cursor shown, the normal screen and title back, raw
+   * mode off, the log back on standard error; then tells the person where the log went.
+   * Safe to call twice.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#escapeTimer);
+    for (const stop of this.#stops.splice(0)) {
+      try {
+        stop();
+      } catch {
+        // Going anyway.
+      }
+    }
+    if (!this.#started) return;
+    this.#io.write(LEAVE);
+    this.#io.setRaw(false);
+    this.#farewell = this.#log?.stop(this.#app?.title ?? "app") ?? [];
+    if (this.#farewell.length > 0) this.#io.writeError(this.#farewell.join("\n") + "\n");
+  }
+}

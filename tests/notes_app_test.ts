@@ -1,0 +1,206 @@
+import assert from "node:assert/strict";
+import { render, type TestApp } from "../runtime/testing.ts";
+import { loadNotesFile, notesApp, type NotesFile, saveNotesFile } from "../examples/notes.ts";
+
+const TWO_NOTES: NotesFile = {
+  notes: [{ title: "Buy milk", done: false }, { title: "Walk the dog", done: true }],
+  draft: "Half typed",
+};
+
+function line(app: TestApp, text: string): string {
+  return app.tree().split("\n").find((entry) => entry.includes(text))?.trim() ?? "";
+}
+
+async function act(
+  app: TestApp,
+  query: Parameters<TestApp["get"]>[0],
+  action: Parameters<TestApp["act"]>[1],
+) {
+  return await app.act(app.get(query).id, action, app.revision);
+}
+
+Deno.test("Notes app: its tree shows every part, loaded from a file's contents", async () => {
+  const app = await render(notesApp({ initial: TWO_NOTES }), {
+    title: "Notes",
+    width: 100,
+    height: 30,
+  });
+  try {
+    assert.equal(
+      app.tree(),
+      [
+        `window "Notes" #1`,
+        `  text_field "Title" #2 value="Half typed"`,
+        `  button "Add" #3`,
+        `  menu "Menu" #4 collapsed`,
+        `  text "2 notes, 1 done" #5`,
+        `  scroll_view "Notes" #6`,
+        `    list #7`,
+        `      list_item #8`,
+        `        checkbox "Done" #9`,
+        `        text "Buy milk" #10`,
+        `        button "Delete" #11`,
+        `      list_item #12`,
+        `        checkbox "Done" #13 checked`,
+        `        text "Walk the dog" #14`,
+        `        button "Delete" #15`,
+        ``,
+      ].join("\n"),
+    );
+    assert.deepEqual(app.tools().map((tool) => [tool.name, tool.isDestructive]), [
+      ["note_count", false],
+      ["add_note", false],
+      ["delete_note", true],
+    ]);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("Notes app: the person's way and the agent's tools change the same notes", async (t) => {
+  const app = await render(notesApp(), { title: "Notes", width: 100, height: 30 });
+  try {
+    await t.step("type a title, press Enter: the note is added and the field cleared", async () => {
+      await act(app, { name: "Title" }, { action: "type_text", text: "Buy milk" });
+      await act(app, { name: "Title" }, { action: "press_key", keybind: "Enter" });
+      assert.match(app.tree(), /text "Buy milk"/);
+      assert.match(line(app, `text_field "Title"`), /^text_field "Title" #2 focused$/);
+    });
+    await t.step(
+      "the Add button adds what the field holds; an empty title adds nothing",
+      async () => {
+        await act(app, { name: "Add" }, { action: "click" });
+        assert.equal(line(app, "done"), `text "1 note, 0 done" #5`);
+        await act(app, { name: "Title" }, { action: "type_text", text: "Call mum" });
+        await act(app, { name: "Add" }, { action: "click" });
+        assert.match(line(app, "done"), /"2 notes, 0 done"/);
+      },
+    );
+    await t.step("note_count, add_note and delete_note", async () => {
+      assert.equal(await app.callTool("note_count"), `{"count":2,"done":0}`);
+      assert.equal(
+        await app.callTool("add_note", { title: "  From an agent " }),
+        `{"count":3,"done":0}`,
+      );
+      assert.match(app.tree(), /text "From an agent"/);
+      await assert.rejects(() => app.callTool("add_note", { title: "   " }), /needs a title/);
+      assert.equal(
+        await app.callTool("delete_note", { title: "Buy milk" }),
+        `{"count":2,"done":0}`,
+      );
+      await assert.rejects(
+        () => app.callTool("delete_note", { title: "Nope" }),
+        /no note titled "Nope"/,
+      );
+    });
+    await t.step("Done and Delete on a row; the count follows", async () => {
+      const [firstDone] = app.query({ role: "checkbox", name: "Done" });
+      await app.act(firstDone!.id, { action: "click" }, app.revision);
+      assert.equal(await app.callTool("note_count"), `{"count":2,"done":1}`);
+      const [firstDelete] = app.query({ role: "button", name: "Delete" });
+      await app.act(firstDelete!.id, { action: "click" }, app.revision);
+      assert.match(line(app, "done"), /"1 note, 0 done"/);
+      assert.doesNotMatch(app.tree(), /Call mum/);
+    });
+    await t.step("the menu's Delete done notes removes the done ones", async () => {
+      await app.act(app.get({ role: "checkbox" }).id, { action: "click" }, app.revision);
+      await act(app, { role: "menu" }, { action: "click" });
+      await act(app, { name: "Delete done notes" }, { action: "click" });
+      assert.match(line(app, "done"), /"0 notes, 0 done"/);
+    });
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("Notes app: the settings dialog, its secure field and its own tools", async (t) => {
+  const app = await render(notesApp({ initial: TWO_NOTES }), {
+    title: "Notes",
+    width: 100,
+    height: 30,
+  });
+  try {
+    await t.step("opened from the menu, it registers its tools", async () => {
+      await act(app, { role: "menu" }, { action: "click" });
+      await act(app, { name: "Settings" }, { action: "click" });
+      assert.match(app.tree(), /dialog "Settings"/);
+      assert.match(line(app, `text_field "Sync password"`), /secure/);
+      assert.match(line(app, `button "Sync"`), /disabled/);
+      assert.deepEqual(app.tools().map((tool) => tool.name).slice(3), [
+        "sync_status",
+        "close_settings",
+      ]);
+      assert.equal(
+        await app.callTool("sync_status"),
+        `{"passwordSet":false,"lastSync":"Not synced yet"}`,
+      );
+    });
+    await t.step("an agent may not type the password; the person may, and Sync wakes", async () => {
+      const password = app.get({ name: "Sync password" });
+      await assert.rejects(
+        () => app.act(password.id, { action: "type_text", text: "x" }, app.revision),
+        /holds a secret/,
+      );
+      await app.userAct(password.id, { action: "type_text", text: "correct horse" });
+      assert.doesNotMatch(line(app, `button "Sync"`), /disabled/);
+      assert.doesNotMatch(JSON.stringify(app.snapshot()), /correct horse/);
+      await act(app, { name: "Sync" }, { action: "click" });
+      assert.match(app.tree(), /text "Synced 2 notes at \d\d:\d\d:\d\d"/);
+    });
+    await t.step("close_settings closes it, and its tools go with it", async () => {
+      assert.equal(await app.callTool("close_settings"), `{"closed":true}`);
+      assert.doesNotMatch(app.tree(), /dialog/);
+      assert.deepEqual(app.tools().map((tool) => tool.name), [
+        "note_count",
+        "add_note",
+        "delete_note",
+      ]);
+    });
+    await t.step("Escape closes it too", async () => {
+      await act(app, { role: "menu" }, { action: "click" });
+      await act(app, { name: "Settings" }, { action: "click" });
+      await act(app, { role: "dialog" }, { action: "press_key", keybind: "Escape" });
+      assert.doesNotMatch(app.tree(), /dialog/);
+    });
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("Notes app: every change is saved, and a saved file loads back", async () => {
+  const directory = await Deno.makeTempDir({ prefix: "crownui-notes-test-" });
+  const path = `${directory}/notes.json`;
+  try {
+    assert.deepEqual(loadNotesFile(path), { notes: [], draft: "" }, "a missing file is empty");
+    let saves = 0;
+    const save = (state: NotesFile) => {
+      saves++;
+      saveNotesFile(path, state);
+    };
+    const first = await render(notesApp({ save }), { title: "Notes" });
+    assert.equal(saves, 0, "nothing is written before anything changes");
+    await first.callTool("add_note", { title: "Keep me" });
+    await first.app.act(first.get({ role: "checkbox" }).id, { action: "click" });
+    await first.userAct(first.get({ name: "Title" }).id, {
+      action: "type_text",
+      text: "Unfinished",
+    });
+    await first.close();
+    assert.deepEqual(loadNotesFile(path), {
+      notes: [{ title: "Keep me", done: true }],
+      draft: "Unfinished",
+    });
+
+    const second = await render(notesApp({ initial: loadNotesFile(path) }), { title: "Notes" });
+    assert.match(second.tree(), /checkbox "Done" #\d+ checked\n\s+text "Keep me"/);
+    assert.match(line(second, `text_field "Title"`), /value="Unfinished"/);
+    await second.close();
+
+    Deno.writeTextFileSync(path, `{"notes": "not a list"}`);
+    assert.throws(() => loadNotesFile(path), /expected \{"notes"/);
+    Deno.writeTextFileSync(path, `not json`);
+    assert.throws(() => loadNotesFile(path), SyntaxError);
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
+});
