@@ -1,8 +1,9 @@
 /**
  * The app the end-to-end benchmarks drive: the benchmark list with `rows` rows and, when
- * `tick` is given, a clock text updated every `tick` ms so frames keep coming.
+ * `tick` is given, a clock text updated every `tick` ms so frames keep coming. With
+ * `no-mcp` as the third argument the server stays off (to measure what it adds).
  *
- * `deno run <app flags> bench/_bench_app.ts <rows> [tick-ms]`
+ * `deno run <app flags> bench/_bench_app.ts <rows> [tick-ms] [no-mcp]`
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { listApp } from "./_list_app.ts";
 
 const rows = Number(Deno.args[0] ?? 1000);
 const tick = Number(Deno.args[1] ?? 0);
+const mcp = Deno.args[2] !== "no-mcp";
 
 const root = component((cx) => {
   const ticks = cx.signal(0, { name: "ticks" });
@@ -22,4 +24,4 @@ const root = component((cx) => {
   return column(text(bind((rt) => `tick ${ticks.get(rt)}`)), listApp(rows));
 });
 
-await run(root, new AppConfig(`Bench ${rows}`).mcp(true));
+await run(root, new AppConfig(`Bench ${rows}`).mcp(mcp));

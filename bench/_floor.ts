@@ -12,7 +12,6 @@ import { median } from "./_stats.ts";
 
 const ECHO_SERVER = `
 import * as net from "node:net";
-import { median } from "./_stats.ts";
 net.createServer((s) => s.on("data", (d) => s.write(d))).listen(Deno.args[0], () => console.log("ready"));
 `;
 

@@ -15,44 +15,29 @@
  */
 
 import { connectToApp } from "../runtime/agent/client.ts";
-import { Client } from "../runtime/agent/sdk.ts";
-import { makeRuntimeDir, nodeId, readTree, removeDir, startApp } from "../tests/_app_process.ts";
-import { crownmcpTransport } from "../tests/_crownmcp.ts";
-import { median, summary } from "./_stats.ts";
+import { makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
+import {
+  actRoundTrips,
+  BURST_GAP_MS,
+  launchCrownmcp,
+  printActs,
+  sleep,
+  untilAppSelected,
+} from "./_act.ts";
+import { median } from "./_stats.ts";
 
 const LAUNCHES = 7;
-const PACED_CALLS = 120;
-const PACED_WARMUP = 20;
-const PACE_MS = 50; // 20 a second: the rate limit
-const BURSTS = 8;
-const BURST_SIZE = 20;
-const BURST_GAP_MS = 1050; // the bucket refills 20 tokens a second
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
-  return (result.content as { type: string; text: string }[])[0]!.text;
-}
-
-/** Launches crownmcp and connects the SDK client to it. */
-async function launch(runtimeDir: string): Promise<{ client: Client; initialized: number }> {
-  const start = performance.now();
-  const client = new Client({ name: "crownmcp-bench", version: "0.1.0" });
-  await client.connect(crownmcpTransport({ XDG_RUNTIME_DIR: runtimeDir }));
-  return { client, initialized: performance.now() - start };
-}
+const COUNTER_PLUS_ONE = { role: "button", name: "+1" };
 
 async function startUp(runtimeDir: string): Promise<void> {
   const total: number[] = [];
   const initialize: number[] = [];
   for (let i = 0; i < LAUNCHES; i++) {
     const start = performance.now();
-    const { client, initialized } = await launch(runtimeDir);
+    const { client, initialized } = await launchCrownmcp(runtimeDir);
     try {
       // Until the app's tools are listed (the first answer has them when the app was up).
-      while (!(await client.listTools()).tools.some((tool) => tool.name === "ui_act")) {
-        await sleep(5);
-      }
+      await untilAppSelected(client);
       total.push(performance.now() - start);
       initialize.push(initialized);
     } finally {
@@ -66,57 +51,22 @@ async function startUp(runtimeDir: string): Promise<void> {
   );
 }
 
-/** Measures ui_act on the counter's +1 button, paced and in bursts, through `client`. */
-async function actRoundTrips(client: Client, label: string): Promise<void> {
-  const tree = await readTree(client);
-  const id = nodeId(tree.tree, "button", "+1");
-  let revision = tree.revision;
-  const act = async () => {
-    const start = performance.now();
-    const result = await client.callTool({
-      name: "ui_act",
-      arguments: { id, revision, action: { action: "click" } },
-    });
-    const elapsed = performance.now() - start;
-    if (result.isError) throw new Error(textOf(result));
-    revision = JSON.parse(textOf(result)).revision;
-    return elapsed;
-  };
-  const paced: number[] = [];
-  const begin = performance.now();
-  for (let i = 0; i < PACED_CALLS; i++) {
-    await sleep(Math.max(0, begin + i * PACE_MS - performance.now()));
-    const elapsed = await act();
-    if (i >= PACED_WARMUP) paced.push(elapsed);
-  }
-  const burst: number[] = [];
-  for (let round = 0; round < BURSTS; round++) {
-    await sleep(BURST_GAP_MS);
-    for (let i = 0; i < BURST_SIZE; i++) {
-      const elapsed = await act();
-      if (round > 0) burst.push(elapsed);
-    }
-  }
-  console.log(`ui_act ${label}, paced at 20/s:     ${summary(paced)}`);
-  console.log(`ui_act ${label}, bursts of 20:      ${summary(burst)}`);
-}
-
 const runtimeDir = await makeRuntimeDir("crownmcp-bench-");
 const app = startApp("examples/counter.ts", { env: { XDG_RUNTIME_DIR: runtimeDir } });
 try {
   const socket = await app.listening();
   await startUp(runtimeDir);
 
-  const { client } = await launch(runtimeDir);
+  const { client } = await launchCrownmcp(runtimeDir);
   try {
-    await actRoundTrips(client, "through crownmcp");
+    printActs("ui_act through crownmcp", await actRoundTrips(client, COUNTER_PLUS_ONE));
   } finally {
     await client.close();
   }
   await sleep(BURST_GAP_MS);
   const direct = await connectToApp(socket);
   try {
-    await actRoundTrips(direct, "over the socket ");
+    printActs("ui_act over the socket ", await actRoundTrips(direct, COUNTER_PLUS_ONE));
   } finally {
     await direct.close();
   }

@@ -1,86 +1,127 @@
 /**
  * End-to-end figures for the agent server, over real sockets to real app processes:
  *
- * - `ui_act` round trip over the socket (target: p50 under 0.3 ms), paced at the app's rate
- *   limit (20 a second) as an agent is, and in bursts of 20; with the machine's floor for
- *   the same hops (a socket echo and a Worker echo), to tell our cost from the machine's.
+ * - `ui_act` round trip over the socket (target: p50 under 0.3 ms) and through `crownmcp`
+ *   (target: p50 under 1 ms), paced at the app's rate limit (20 a second) as an agent is,
+ *   and in bursts of 20. Beside it the ladder that explains it: an MCP `ping`, a tool the
+ *   worker answers alone (`ui_query`), the frames the clicks caused on the UI thread, and
+ *   the machine's floor for the same hops (a socket echo and a Worker echo).
  * - `ui_tree` on 100, 1,000 and 10,000 rows: time and bytes (target: under 40 ms at 10,000).
  * - frame times while an agent reads the whole tree in a loop, against an idle agent
  *   (target: p99 within 10%).
+ * - the memory the server adds to an app: resident memory (VmRSS) with `mcp(true)` minus
+ *   without, once start-up has settled, and after an agent has read the tree once.
+ * - the idle CPU of an app with the server on (and off, for comparison): user plus system
+ *   time over 10 seconds with nobody connected.
  *
- * Run: `deno task bench:e2e`. Prints figures; asserts nothing.
+ * Run: `deno task bench:e2e`. Prints figures; asserts nothing. Linux only (it reads
+ * `/proc/<pid>/status` and `/proc/<pid>/stat`).
  *
  * @module
  */
 
 import { connectToApp } from "../runtime/agent/client.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
-import { makeRuntimeDir, startApp } from "../tests/_app_process.ts";
+import { type AppProcess, makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
+import { cpuSeconds, formatMiB, residentBytes } from "../tests/reliability/_proc.ts";
+import {
+  actRoundTrips,
+  BURST_GAP_MS,
+  launchCrownmcp,
+  pacedAndBursts,
+  printActs,
+  sleep,
+  untilAppSelected,
+} from "./_act.ts";
 import { socketFloor, workerFloor } from "./_floor.ts";
-import { formatMs, summary } from "./_stats.ts";
+import { formatMs, median, summary } from "./_stats.ts";
 
 const APP = new URL("./_bench_app.ts", import.meta.url).pathname;
+const FIRST_CHECKBOX = { role: "checkbox", name: "Done" };
+/** How long an app is left alone after start-up before it is measured. */
+const SETTLE_MS = 3000;
+/** How long idle CPU is measured over. */
+const CPU_WINDOW_MS = 10_000;
 
 function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
   return (result.content as { type: string; text: string }[])[0]!.text;
 }
 
-async function withApp<T>(rows: number, tick: number, body: (client: Client) => Promise<T>) {
+/** Runs the bench app with `rows` rows (server on unless `mcp` is false) during `body`. */
+async function withBenchApp<T>(
+  rows: number,
+  options: { tick?: number; mcp?: boolean },
+  body: (app: AppProcess, runtimeDir: string) => Promise<T>,
+): Promise<T> {
   const runtimeDir = await makeRuntimeDir();
+  const mcp = options.mcp ?? true;
   const app = startApp(APP, {
     env: { XDG_RUNTIME_DIR: runtimeDir },
-    args: [String(rows), String(tick)],
+    args: [String(rows), String(options.tick ?? 0), ...(mcp ? [] : ["no-mcp"])],
   });
   try {
-    const [, path] = await app.waitFor(/^MCP server listening (.+)$/, 60000);
-    const client = await connectToApp(path!);
-    try {
-      return await body(client);
-    } finally {
-      await client.close();
-    }
+    await app.waitFor(mcp ? /^MCP server listening / : /running headless/, 60000);
+    return await body(app, runtimeDir);
   } finally {
-    app.kill();
-    await app.exit();
-    await Deno.remove(runtimeDir, { recursive: true });
+    await app.close();
+    await removeDir(runtimeDir);
   }
 }
 
+/** Runs `body` with an MCP client connected to a bench app with `rows` rows. */
+function withApp<T>(
+  rows: number,
+  tick: number,
+  body: (client: Client, runtimeDir: string) => Promise<T>,
+): Promise<T> {
+  return withBenchApp(rows, { tick }, async (app, runtimeDir) => {
+    const client = await connectToApp(await app.listening());
+    try {
+      return await body(client, runtimeDir);
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+/** The frame times of the app's recent frames that changed the tree, from its snapshot. */
+async function recentFrameTimes(client: Client): Promise<number[]> {
+  const result = await client.callTool({ name: "inspect_snapshot", arguments: {} });
+  const snapshot = JSON.parse(textOf(result)).untrusted_app_content;
+  return (snapshot.frames as { totalMs: number; changed: boolean }[])
+    .filter((frame) => frame.changed)
+    .map((frame) => frame.totalMs);
+}
+
 async function actRoundTrip(): Promise<void> {
-  await withApp(100, 0, async (client) => {
-    const query = JSON.parse(
-      textOf(await client.callTool({ name: "ui_query", arguments: { role: "checkbox" } })),
+  await withApp(100, 0, async (client, runtimeDir) => {
+    // The ladder: the MCP round trip alone (ping), a tool answered by the worker alone
+    // (ui_query), then ui_act, which also crosses to the UI thread and runs a frame.
+    printActs(
+      "ping over the socket     ",
+      await pacedAndBursts(async () => void await client.ping()),
     );
-    let revision: number = query.untrusted_app_content.revision;
-    const id: number = query.untrusted_app_content.nodes[0].id;
-    const act = async () => {
-      const start = performance.now();
-      const result = await client.callTool({
-        name: "ui_act",
-        arguments: { id, revision, action: { action: "click" } },
-      });
-      const elapsed = performance.now() - start;
-      if (result.isError) throw new Error(textOf(result));
-      revision = JSON.parse(textOf(result)).revision;
-      return elapsed;
-    };
-    // Paced as an agent under the rate limit: every thread is idle between calls.
-    const paced: number[] = [];
-    for (let i = 0; i < 120; i++) {
-      paced.push(await act());
-      await new Promise((resolve) => setTimeout(resolve, 55));
+    printActs(
+      "ui_query over the socket ",
+      await pacedAndBursts(async () =>
+        void await client.callTool({ name: "ui_query", arguments: { role: "window" } })
+      ),
+    );
+    await sleep(BURST_GAP_MS);
+    printActs("ui_act over the socket   ", await actRoundTrips(client, FIRST_CHECKBOX));
+    console.log(
+      `  the frames those clicks caused, on the UI thread: ${
+        summary(await recentFrameTimes(client))
+      }`,
+    );
+    await sleep(BURST_GAP_MS);
+    const { client: agent } = await launchCrownmcp(runtimeDir);
+    try {
+      await untilAppSelected(agent);
+      printActs("ui_act through crownmcp  ", await actRoundTrips(agent, FIRST_CHECKBOX));
+    } finally {
+      await agent.close();
     }
-    // Bursts of 20 back to back (the bucket's burst), one a second.
-    const burst: number[] = [];
-    for (let round = 0; round < 8; round++) {
-      await new Promise((resolve) => setTimeout(resolve, 1050));
-      for (let i = 0; i < 20; i++) {
-        const elapsed = await act();
-        if (round > 0) burst.push(elapsed);
-      }
-    }
-    console.log(`ui_act round trip over the socket, paced at 20/s: ${summary(paced.slice(20))}`);
-    console.log(`ui_act round trip over the socket, bursts of 20:  ${summary(burst)}`);
   });
   const socket = await socketFloor();
   const worker = await workerFloor();
@@ -88,6 +129,15 @@ async function actRoundTrip(): Promise<void> {
     `  floor on this machine: Unix socket echo ${formatMs(socket.hot)} back to back, ${
       formatMs(socket.paced)
     } paced; Worker echo ${formatMs(worker.hot)} back to back, ${formatMs(worker.paced)} paced`,
+  );
+  // A paced echo wakes two idle threads. One agent's ui_act wakes four, one after the other
+  // (the app's worker, its UI thread, the worker again, the client), even in a burst: the
+  // UI thread has nothing to do between two actions. Through crownmcp, two more.
+  const wake = (socket.paced + worker.paced) / 4;
+  console.log(
+    `  waking an idle thread costs about ${formatMs(wake)} here: ui_act cannot beat ~${
+      formatMs(4 * wake)
+    } over the socket, ~${formatMs(6 * wake)} through crownmcp`,
   );
 }
 
@@ -111,13 +161,7 @@ async function treeReads(): Promise<void> {
 
 async function framesUnderReads(): Promise<void> {
   await withApp(10000, 16, async (client) => {
-    const frames = async () => {
-      const result = await client.callTool({ name: "inspect_snapshot", arguments: {} });
-      const snapshot = JSON.parse(textOf(result)).untrusted_app_content;
-      return (snapshot.frames as { totalMs: number; changed: boolean }[])
-        .filter((frame) => frame.changed)
-        .map((frame) => frame.totalMs);
-    };
+    const frames = () => recentFrameTimes(client);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const idle = await frames();
     let reading = true;
@@ -139,6 +183,66 @@ async function framesUnderReads(): Promise<void> {
   });
 }
 
+/** The median of a few RSS readings of `pid`, taken after it has been left alone a while. */
+async function settledRss(pid: number): Promise<number> {
+  await sleep(SETTLE_MS);
+  const readings: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    readings.push(await residentBytes(pid));
+    await sleep(200);
+  }
+  return median(readings);
+}
+
+async function memoryAdded(): Promise<void> {
+  for (const rows of [100, 10000]) {
+    const off: number[] = [];
+    const on: number[] = [];
+    const afterRead: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      off.push(await withBenchApp(rows, { mcp: false }, (app) => settledRss(app.pid)));
+      await withBenchApp(rows, { mcp: true }, async (app) => {
+        on.push(await settledRss(app.pid));
+        const client = await connectToApp(await app.listening());
+        await client.callTool({ name: "ui_tree", arguments: {} });
+        await client.close();
+        afterRead.push(await settledRss(app.pid));
+      });
+    }
+    const [without, withServer, read] = [median(off), median(on), median(afterRead)];
+    console.log(
+      `memory the server adds, ${rows} rows: +${formatMiB(withServer - without)} idle, +${
+        formatMiB(read - without)
+      } after an agent read the tree (RSS ${formatMiB(without)} without the server; medians of 3)`,
+    );
+  }
+}
+
+/** The CPU time `pid` uses over `CPU_WINDOW_MS` once settled, in milliseconds. */
+async function idleCpuMs(pid: number): Promise<number> {
+  await sleep(SETTLE_MS);
+  const before = await cpuSeconds(pid);
+  await sleep(CPU_WINDOW_MS);
+  const after = await cpuSeconds(pid);
+  return (after - before) * 1000;
+}
+
+async function idleCpu(): Promise<void> {
+  const rows = 1000;
+  const seconds = CPU_WINDOW_MS / 1000;
+  const on = await withBenchApp(rows, { mcp: true }, (app) => idleCpuMs(app.pid));
+  const off = await withBenchApp(rows, { mcp: false }, (app) => idleCpuMs(app.pid));
+  const percent = (ms: number) => `${(ms / (seconds * 10)).toFixed(2)}%`;
+  console.log(
+    `idle CPU, ${rows} rows, nobody connected, over ${seconds} s: ${on.toFixed(0)} ms (${
+      percent(on)
+    } of a core) with the server, ${off.toFixed(0)} ms (${percent(off)}) without; ` +
+      `the kernel counts in ticks of 10 ms`,
+  );
+}
+
 await actRoundTrip();
 await treeReads();
 await framesUnderReads();
+await memoryAdded();
+await idleCpu();

@@ -1,9 +1,12 @@
 /**
  * Newline-delimited JSON-RPC over a stream socket, as an MCP transport: one message a line,
  * UTF-8. A line over the limit (4 MiB) gets a JSON-RPC parse error and closes the
- * connection; a line that is not JSON gets a parse error and the connection goes on. A peer
+ * connection; a line that is not JSON, or not a message the SDK takes, gets a parse error
+ * and the connection goes on; a line that looks like a response is never answered. A peer
  * that stops reading cannot make the other side buffer without bound: past a limit of
- * unsent bytes the connection is closed.
+ * unsent bytes the connection is closed. Nor can a peer that sends requests faster than
+ * they are answered: at most 64 of its requests are handed on at a time, the rest wait,
+ * and reading stops while 1 MiB of them wait.
  *
  * Used on both sides: the app's server and the clients (`crownmcp`, `crowndev`, tests).
  *
@@ -12,13 +15,27 @@
 
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
-import type { JSONRPCMessage, Transport } from "./sdk.ts";
+import { setImmediate } from "node:timers";
+import {
+  type JSONRPCMessage,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  type Transport,
+} from "./sdk.ts";
 
 /** The longest line accepted, in bytes: 4 MiB. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 /** How many bytes may wait unsent to a peer that does not read before it is cut off. */
 export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * How many of the peer's requests may await their answers at once. Past it the transport
+ * reads no more lines until answers have gone out: a peer that pipelines thousands of
+ * requests (and perhaps reads none of the answers) has at most this many answers in the
+ * making at a time, and cannot hold the thread for everyone else while they are made.
+ */
+export const MAX_PENDING_REQUESTS = 64;
 
 const NEWLINE = 0x0a;
 
@@ -75,21 +92,72 @@ export function parseErrorMessage(detail: string): JSONRPCMessage {
   } as unknown as JSONRPCMessage;
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /**
- * A structural check of a JSON-RPC 2.0 message. The SDK validates each request and result
- * against its method's schema; checking every line against the SDK's whole message union
- * as well cost more than the rest of a round trip.
+ * A check of a JSON-RPC 2.0 message. A request or notification must be exactly what the
+ * SDK's protocol takes (its envelope schemas: an integer or string id, params an object,
+ * no other keys): anything else the protocol drops without a word, and the sender would
+ * wait for an answer that never comes. A response gets a structural check only (the SDK
+ * validates each result against its request); its id may be null for an error, as JSON-RPC
+ * allows when the request's id could not be read.
  */
 export function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== "2.0") return false;
-  const hasId = typeof message.id === "string" || typeof message.id === "number";
-  if (typeof message.method === "string") {
-    return message.params === undefined ||
-      (typeof message.params === "object" && message.params !== null);
+  if (!isPlainObject(value) || value.jsonrpc !== "2.0") return false;
+  if ("method" in value) {
+    const schema = "id" in value ? JSONRPCRequestSchema : JSONRPCNotificationSchema;
+    return schema.safeParse(value).success;
   }
-  return hasId && ("result" in message || "error" in message);
+  const id = value.id;
+  if ("error" in value) return id === null || typeof id === "string" || typeof id === "number";
+  return (typeof id === "string" || typeof id === "number") && "result" in value;
+}
+
+/**
+ * True for a line that looks like a response (it has `result` or `error` and no `method`).
+ * Such a line is never answered, even when malformed: two peers that each answered the
+ * other's bad responses with an error would trade errors forever.
+ */
+export function looksLikeResponse(value: unknown): boolean {
+  return isPlainObject(value) && !("method" in value) && ("result" in value || "error" in value);
+}
+
+/**
+ * What to do with one received line (without its newline): the message to hand on, or the
+ * error to answer with (`reply`), or nothing (`null`: a blank line, or a malformed response).
+ */
+export function readLine(
+  text: string,
+): { message: JSONRPCMessage } | { reply: JSONRPCMessage } | null {
+  if (text.trim() === "") return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { reply: parseErrorMessage("not JSON") };
+  }
+  if (isJsonRpcMessage(value)) return { message: value };
+  if (looksLikeResponse(value)) return null;
+  return { reply: parseErrorMessage("not a JSON-RPC 2.0 message") };
+}
+
+/** How many bytes of read messages may wait to be handed on before reading stops. */
+const MAX_WAITING_BYTES = 1024 * 1024;
+
+/** The fields of a received message the transport looks at. */
+interface Incoming {
+  id?: unknown;
+  method?: unknown;
+  params?: { requestId?: unknown };
+}
+
+/** True for a request (a message with a method and an id), with id `id` when given. */
+function isRequest(message: unknown, id?: unknown): boolean {
+  const incoming = message as Incoming;
+  return typeof incoming.method === "string" && "id" in incoming &&
+    (id === undefined || incoming.id === id);
 }
 
 /** An MCP transport over a connected stream socket. */
@@ -100,6 +168,14 @@ export class LineTransport implements Transport {
   readonly #socket: Socket;
   readonly #splitter: LineSplitter;
   readonly #initial: Buffer | undefined;
+  /** Ids of the peer's requests handed on and not answered yet. */
+  readonly #pending = new Set<unknown>();
+  /** Messages read that wait, from `#next` on, until fewer requests are pending. */
+  #waiting: { message: JSONRPCMessage | null; bytes: number }[] = [];
+  #next = 0;
+  #waitingBytes = 0;
+  #paused = false;
+  #resumeScheduled = false;
   #closed = false;
   #started = false;
 
@@ -125,7 +201,7 @@ export class LineTransport implements Transport {
       this.#finish();
     });
     if (this.#initial !== undefined && this.#initial.length > 0) this.#receive(this.#initial);
-    this.#socket.resume();
+    if (!this.#paused) this.#socket.resume(); // too much may wait already
     return Promise.resolve();
   }
 
@@ -139,32 +215,96 @@ export class LineTransport implements Transport {
         .finally(() => this.close());
       return;
     }
-    for (const line of lines) {
-      if (this.#closed) return;
-      const text = line.toString("utf8").trim();
-      if (text === "") continue;
-      let message: unknown;
-      try {
-        message = JSON.parse(text);
-      } catch {
-        this.#write(parseErrorMessage("not JSON")).catch(() => {});
-        continue;
+    for (const line of lines) this.#take(line);
+    this.#handOn();
+  }
+
+  /** Reads one line: answers it, hands it on, or lets it wait behind earlier requests. */
+  #take(line: Buffer): void {
+    const read = readLine(line.toString("utf8"));
+    if (read === null) return;
+    if ("reply" in read) {
+      this.#write(read.reply).catch(() => {});
+      return;
+    }
+    const message = read.message as Incoming;
+    if (message.method === "notifications/cancelled") {
+      // Handed on at once, past the requests that wait: the request it cancels is never
+      // answered, so it must give its place back now. One still waiting here goes with it.
+      const id = message.params?.requestId;
+      for (let index = this.#next; id !== undefined && index < this.#waiting.length; index++) {
+        const waiting = this.#waiting[index]!;
+        if (waiting.message !== null && isRequest(waiting.message, id)) {
+          this.#waitingBytes -= waiting.bytes;
+          this.#waiting[index] = { message: null, bytes: 0 };
+          return;
+        }
       }
-      if (!isJsonRpcMessage(message)) {
-        this.#write(parseErrorMessage("not a JSON-RPC 2.0 message")).catch(() => {});
-        continue;
-      }
-      try {
-        this.onmessage?.(message);
-      } catch (error) {
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      }
+      this.#pending.delete(id);
+      this.#deliver(read.message);
+      return;
+    }
+    const waits = this.#next < this.#waiting.length ||
+      (isRequest(message) && this.#pending.size >= MAX_PENDING_REQUESTS);
+    if (!waits) {
+      this.#deliver(read.message);
+      return;
+    }
+    this.#waiting.push({ message: read.message, bytes: line.length });
+    this.#waitingBytes += line.length;
+  }
+
+  /** Hands on what waits, as places free up; stops reading while too much waits. */
+  #handOn(): void {
+    while (this.#next < this.#waiting.length && !this.#closed) {
+      const waiting = this.#waiting[this.#next]!;
+      if (
+        waiting.message !== null && isRequest(waiting.message) &&
+        this.#pending.size >= MAX_PENDING_REQUESTS
+      ) break;
+      this.#next++;
+      this.#waitingBytes -= waiting.bytes;
+      if (waiting.message !== null) this.#deliver(waiting.message);
+    }
+    if (this.#next === this.#waiting.length) {
+      this.#waiting = [];
+      this.#next = 0;
+    }
+    const full = this.#waitingBytes > MAX_WAITING_BYTES;
+    if (full !== this.#paused && !this.#closed) {
+      this.#paused = full;
+      if (full) this.#socket.pause();
+      else this.#socket.resume();
+    }
+  }
+
+  #deliver(message: JSONRPCMessage): void {
+    if (isRequest(message)) this.#pending.add((message as Incoming).id);
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
   /** Sends one message as a line. */
   send(message: JSONRPCMessage): Promise<void> {
-    return this.#write(message);
+    const sent = this.#write(message);
+    const answered = message as Incoming;
+    if (
+      answered.method === undefined && this.#pending.delete(answered.id) &&
+      this.#next < this.#waiting.length
+    ) {
+      // Read on once other connections' events have had their turn.
+      if (!this.#resumeScheduled) {
+        this.#resumeScheduled = true;
+        setImmediate(() => {
+          this.#resumeScheduled = false;
+          this.#handOn();
+        });
+      }
+    }
+    return sent;
   }
 
   #write(message: JSONRPCMessage): Promise<void> {

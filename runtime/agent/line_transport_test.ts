@@ -6,8 +6,10 @@ import {
   LineSplitter,
   LineTransport,
   MAX_LINE_BYTES,
+  MAX_PENDING_REQUESTS,
   parseErrorMessage,
   readFirstLine,
+  readLine,
 } from "./line_transport.ts";
 import type { JSONRPCMessage } from "./sdk.ts";
 
@@ -106,6 +108,92 @@ Deno.test("parseErrorMessage() is a JSON-RPC parse error with a null id", () => 
   });
 });
 
+Deno.test("readLine()", async (t) => {
+  const parseError = (detail: string) => ({ reply: parseErrorMessage(detail) });
+
+  await t.step("readLine() hands on requests, notifications and responses", () => {
+    for (
+      const message of [
+        { jsonrpc: "2.0", id: 1, method: "ping" },
+        { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "ui_tree" } },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: 2, result: {} },
+        { jsonrpc: "2.0", id: 3, error: { code: -1, message: "no" } },
+        { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: not JSON" } },
+      ]
+    ) {
+      assert.deepEqual(readLine(JSON.stringify(message)), { message }, JSON.stringify(message));
+    }
+  });
+
+  await t.step("readLine() skips blank lines", () => {
+    assert.equal(readLine(""), null);
+    assert.equal(readLine("  \r"), null);
+  });
+
+  await t.step(
+    "readLine() answers a request the SDK would drop silently with a parse error",
+    () => {
+      // Each of these once went unanswered: the SDK's protocol refuses them without a reply.
+      for (
+        const line of [
+          '{"jsonrpc":"2.0","id":{},"method":"ping"}',
+          '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+          '{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
+          '{"jsonrpc":"2.0","id":1e300,"method":"ping"}',
+          '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}',
+          '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":5}}',
+          '{"jsonrpc":"2.0","id":1,"method":"ping","extra":true}',
+          '{"jsonrpc":"2.0","method":"notifications/initialized","id":{}}',
+          '{"jsonrpc":"2.0","id":1,"method":5}',
+        ]
+      ) {
+        assert.deepEqual(readLine(line), parseError("not a JSON-RPC 2.0 message"), line);
+      }
+      assert.deepEqual(readLine("{"), parseError("not JSON"));
+      assert.deepEqual(readLine("[1,2]"), parseError("not a JSON-RPC 2.0 message"));
+    },
+  );
+
+  await t.step("readLine() never answers a line that looks like a response", () => {
+    // Answering one with an error could start two peers trading errors forever.
+    for (
+      const line of [
+        '{"jsonrpc":"2.0","id":9,"error":5}',
+        '{"jsonrpc":"1.0","id":9,"result":{}}',
+        '{"error":{"code":1,"message":"x"}}',
+        '{"jsonrpc":"2.0","id":{},"result":{}}',
+      ]
+    ) {
+      const read = readLine(line);
+      assert.ok(read === null || !("reply" in read), line);
+    }
+  });
+});
+
+Deno.test("LineTransport on both ends answers a bad line once, not forever", async () => {
+  // A server's parse error (id null) reaching a client of ours once made the client answer
+  // with a parse error of its own, and the two traded errors as fast as the socket allowed.
+  const pair = await socketPair();
+  try {
+    const { client, server } = await pair.connect();
+    let serverBytes = 0;
+    client.on("data", (chunk: Buffer) => (serverBytes += chunk.length));
+    const serverSide = new LineTransport(server);
+    const clientSide = new LineTransport(client);
+    await serverSide.start();
+    await clientSide.start();
+    client.write("not json\n");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const once = JSON.stringify(parseErrorMessage("not JSON")).length + 1;
+    assert.equal(serverBytes, once);
+    await clientSide.close();
+    await serverSide.close();
+  } finally {
+    await pair.close();
+  }
+});
+
 /** How long a wait may last, in milliseconds, before the test fails instead of hanging. */
 const HANG_GUARD_MS = 20_000;
 
@@ -189,6 +277,11 @@ function reader(client: net.Socket) {
 }
 
 const request = (id: number, method = "ping") => ({ jsonrpc: "2.0", id, method });
+const cancelled = (requestId: number) => ({
+  jsonrpc: "2.0",
+  method: "notifications/cancelled",
+  params: { requestId },
+});
 
 /** Waits until `test()` holds, failing instead of hanging if it never does. */
 async function eventually(test: () => boolean, what: string): Promise<void> {
@@ -259,6 +352,84 @@ Deno.test("LineTransport over a real socket", async (t) => {
         await transport.close();
       },
     );
+
+    await t.step(
+      "LineTransport hands on no more than 64 unanswered requests, then reads on as answered",
+      async () => {
+        const { client, server } = await pair.connect();
+        const transport = new LineTransport(server);
+        const received: { id: number }[] = [];
+        transport.onmessage = (message) => received.push(message as { id: number });
+        await transport.start();
+        const total = MAX_PENDING_REQUESTS * 3;
+        const lines = Array.from({ length: total }, (_, i) => JSON.stringify(request(i + 1)));
+        client.write(lines.join("\n") + "\n");
+        await eventually(() => received.length === MAX_PENDING_REQUESTS, "the first requests");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(received.length, MAX_PENDING_REQUESTS, "read on without answers");
+        for (const message of received.splice(0, 10)) {
+          await transport.send({ jsonrpc: "2.0", id: message.id, result: {} });
+        }
+        await eventually(() => received.length === MAX_PENDING_REQUESTS, "ten more requests");
+        // Answering everything lets every request through, in order.
+        const ids: number[] = [];
+        while (ids.length < total - 10) {
+          const message = received.shift();
+          if (message === undefined) {
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            continue;
+          }
+          ids.push(message.id);
+          await transport.send({ jsonrpc: "2.0", id: message.id, result: {} });
+        }
+        assert.deepEqual(ids, Array.from({ length: total - 10 }, (_, i) => i + 11));
+        await transport.close();
+      },
+    );
+
+    await t.step(
+      "LineTransport frees a cancelled request's place (it is never answered)",
+      async () => {
+        const { client, server } = await pair.connect();
+        const transport = new LineTransport(server);
+        const received: JSONRPCMessage[] = [];
+        transport.onmessage = (message) => received.push(message);
+        await transport.start();
+        const lines = Array.from(
+          { length: MAX_PENDING_REQUESTS + 1 },
+          (_, i) => JSON.stringify(request(i + 1)),
+        );
+        client.write(lines.join("\n") + "\n");
+        await eventually(() => received.length === MAX_PENDING_REQUESTS, "the first requests");
+        client.write(JSON.stringify(cancelled(1)) + "\n");
+        // The cancellation passes the request that waits, and gives it the place.
+        await eventually(() => received.length === MAX_PENDING_REQUESTS + 2, "the rest");
+        assert.deepEqual(received.slice(-2), [cancelled(1), request(MAX_PENDING_REQUESTS + 1)]);
+        await transport.close();
+      },
+    );
+
+    await t.step("LineTransport drops a request cancelled while it waits", async () => {
+      const { client, server } = await pair.connect();
+      const transport = new LineTransport(server);
+      const received: JSONRPCMessage[] = [];
+      transport.onmessage = (message) => received.push(message);
+      await transport.start();
+      const lines = Array.from(
+        { length: MAX_PENDING_REQUESTS + 2 },
+        (_, i) => JSON.stringify(request(i + 1)),
+      );
+      client.write(lines.join("\n") + "\n");
+      await eventually(() => received.length === MAX_PENDING_REQUESTS, "the first requests");
+      client.write(JSON.stringify(cancelled(MAX_PENDING_REQUESTS + 1)) + "\n");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+      await eventually(() => received.length === MAX_PENDING_REQUESTS + 1, "the last request");
+      assert.deepEqual(received.at(-1), request(MAX_PENDING_REQUESTS + 2));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(received.length, MAX_PENDING_REQUESTS + 1, "the cancelled one came through");
+      await transport.close();
+    });
 
     await t.step("LineTransport reads the bytes it is given before the socket's", async () => {
       const { client, server } = await pair.connect();

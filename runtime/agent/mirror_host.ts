@@ -89,7 +89,20 @@ export class MirrorHost implements SemanticHost {
         else if (result.app) reject(new Error(result.message));
         else reject(new HostError(result.kind, result.message));
       });
-      this.#post(id, call, Date.now() + this.#timeoutMs);
+      try {
+        this.#post(id, call, Date.now() + this.#timeoutMs);
+      } catch (error) {
+        // Arguments the structured clone cannot copy (nested too deeply, say) never reach
+        // the UI thread: say so now rather than wait out the timeout.
+        clearTimeout(timer);
+        this.#pending.delete(id);
+        reject(
+          new HostError(
+            "invalid",
+            `invalid arguments: they could not be passed to the app: ${(error as Error).message}`,
+          ),
+        );
+      }
     });
   }
 

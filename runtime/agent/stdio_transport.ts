@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isJsonRpcMessage, LineSplitter, parseErrorMessage } from "./line_transport.ts";
+import { LineSplitter, parseErrorMessage, readLine } from "./line_transport.ts";
 import type { JSONRPCMessage, Transport } from "./sdk.ts";
 
 /** The longest line read from the agent, in bytes. */
@@ -57,19 +57,10 @@ export class StdioLineTransport implements Transport {
   }
 
   #receive(text: string): void {
-    if (text.trim() === "") return;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      this.send(parseErrorMessage("not JSON")).catch(() => {});
-      return;
-    }
-    if (!isJsonRpcMessage(message)) {
-      this.send(parseErrorMessage("not a JSON-RPC 2.0 message")).catch(() => {});
-      return;
-    }
-    this.onmessage?.(message);
+    const read = readLine(text);
+    if (read === null) return;
+    if ("reply" in read) this.send(read.reply).catch(() => {});
+    else this.onmessage?.(read.message);
   }
 
   /** Writes one message as a line; writes go out in order. */

@@ -1,0 +1,323 @@
+/**
+ * Faults around a real app process: the app killed mid-request, crownmcp killed
+ * mid-request, clients vanishing mid-request, the socket file deleted under a running app,
+ * and a socket directory on a disk that cannot be written (read-only, or out of inodes).
+ * Each must end in a clear error for whoever is affected and a clean state for everyone
+ * else. (A blocked UI thread is covered by `tests/agent_process_test.ts`.)
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { getuid } from "../../ffi/mod.ts";
+import {
+  callTool,
+  exists,
+  makeRuntimeDir,
+  nodeId,
+  readTree,
+  removeDir,
+  startApp,
+  withTimeout,
+} from "../_app_process.ts";
+import { BLOCK_ENDED, BLOCK_STARTED } from "../fixtures/process_app.ts";
+import { openDescriptors } from "./_proc.ts";
+import { pause, scaled, type Scene, until, unwrap, withScene } from "./_shared.ts";
+
+const APP = "tests/fixtures/process_app.ts";
+const CUI0408 = /^CUI0408 (.*)$/;
+/** What the app writes to standard error when all is well. */
+const NORMAL_LINES = /^Process App: running headless|^MCP server listening /;
+
+/** The lines the app wrote that are not its normal start-up lines or the fixture's own. */
+function unexpectedLines(lines: readonly string[]): string[] {
+  return lines.filter((line) => !NORMAL_LINES.test(line) && !line.startsWith("fixture: "));
+}
+
+/** Waits until the app holds no more descriptors than `baseline`. */
+async function descriptorsBackTo(pid: number, baseline: number, what: string): Promise<void> {
+  let now = Infinity;
+  await until(
+    async () => (now = await openDescriptors(pid)) <= baseline,
+    () => `${what}: the app holds ${now} file descriptors, ${baseline} before`,
+  );
+}
+
+/** Starts crownmcp in `scene` and waits until it has selected the only app. */
+async function agentOn(scene: Scene) {
+  const agent = await scene.crownmcp();
+  await until(
+    async () => (await agent.client.listTools()).tools.some((tool) => tool.name === "block"),
+    () => `crownmcp to select the app; it logged:\n${agent.stderr}`,
+  );
+  return agent;
+}
+
+Deno.test("faults: the app killed mid-request; its clients get a clear error", async () => {
+  await withScene(async (scene) => {
+    const { process, socket, app } = await scene.app(APP);
+    const direct = await scene.client(socket);
+    const agent = await agentOn(scene);
+
+    // One call holds the UI thread; the next waits behind it; then the app dies.
+    const blocking = callTool(direct, "block", { ms: 20_000 });
+    blocking.catch(() => {});
+    await process.waitFor(new RegExp(`^${BLOCK_STARTED}$`));
+    const queued = agent.call("count");
+    queued.catch(() => {});
+    await pause(200); // let the forwarded call reach the app
+    process.kill("SIGKILL");
+
+    await assert.rejects(
+      withTimeout(blocking, 20_000, "the direct client's error"),
+      /Connection closed/,
+    );
+    const forwarded = await withTimeout(queued, 20_000, "crownmcp's answer");
+    assert.equal(forwarded.isError, true, forwarded.text);
+    assert.match(forwarded.text, new RegExp(`${app} exited|[Cc]onnection closed`));
+
+    // crownmcp carries on: it removes the stale socket and says no app runs.
+    const { text } = await agent.call("list_apps");
+    assert.deepEqual(JSON.parse(text), { apps: [] });
+    assert.equal(exists(socket), false, "the stale socket was removed");
+    const next = await agent.call("ui_tree");
+    assert.equal(next.isError, true);
+    assert.match(next.text, /no app is selected|exited/);
+
+    const tree = await scene.crowndev("tree");
+    assert.equal(tree.code, 3, JSON.stringify(tree));
+    assert.equal(tree.stdout, "");
+  });
+});
+
+Deno.test("faults: crownmcp killed mid-request; the app serves everyone else", async () => {
+  await withScene(async (scene) => {
+    const { process, socket } = await scene.app(APP);
+    const other = await scene.client(socket);
+    const before = await readTree(other);
+    const baseline = await openDescriptors(process.pid);
+    const agent = await agentOn(scene);
+
+    const held = agent.call("block", { ms: 1500 });
+    held.catch(() => {});
+    await process.waitFor(new RegExp(`^${BLOCK_STARTED}$`));
+    agent.kill("SIGKILL");
+    await assert.rejects(withTimeout(held, 20_000, "the agent's call to fail"));
+
+    // The answer to the dead crownmcp goes nowhere; the app goes on.
+    await process.waitFor(new RegExp(`^${BLOCK_ENDED}$`));
+    const plusOne = nodeId(before.tree, "button", "+1");
+    const acted = await callTool(other, "ui_act", {
+      id: plusOne,
+      revision: (await readTree(other)).revision,
+      action: { action: "click" },
+    });
+    assert.equal(acted.isError, false, acted.text);
+    assert.match((await readTree(other)).tree, /text "Count: 1"/);
+    await descriptorsBackTo(process.pid, baseline, "after crownmcp was killed");
+
+    // A new agent gets the app as before.
+    const again = await agentOn(scene);
+    assert.deepEqual(unwrap((await again.call("count")).text), { count: 1 });
+    assert.ok(await process.isAlive());
+    assert.deepEqual(unexpectedLines(process.lines), []);
+  });
+});
+
+Deno.test("faults: clients vanishing mid-request leave the app as it was", async () => {
+  await withScene(async (scene) => {
+    const { process, socket } = await scene.app(APP);
+    const observer = await scene.client(socket);
+    const before = await readTree(observer);
+    const plusOne = nodeId(before.tree, "button", "+1");
+    const baseline = await openDescriptors(process.pid);
+    const rounds = scaled(24);
+    let clicks = 0;
+    for (let round = 0; round < rounds; round++) {
+      const client = await scene.raw(socket);
+      await client.initialize();
+      switch (round % 4) {
+        case 0: // a call the UI thread is busy with when the client goes
+          client.request("tools/call", { name: "block", arguments: { ms: 50 } });
+          break;
+        case 1: // an action: it may or may not run, but runs at most once
+          client.request("tools/call", {
+            name: "ui_act",
+            arguments: {
+              id: plusOne,
+              revision: (await readTree(observer)).revision,
+              action: { action: "click" },
+            },
+          });
+          clicks++;
+          break;
+        case 2: // a large answer being made
+          client.request("tools/call", { name: "inspect_snapshot", arguments: {} });
+          break;
+        case 3: // a read answered at once
+          client.request("resources/read", { uri: "inspect://snapshot" });
+          break;
+      }
+      await pause(round % 2 === 0 ? 0 : 20);
+      client.destroy();
+    }
+    // Everything queued on the UI thread has run once inspect_snapshot returns.
+    assert.equal((await callTool(observer, "inspect_snapshot")).isError, false);
+    const after = await readTree(observer);
+    const count = Number(/text "Count: (\d+)"/.exec(after.tree)![1]);
+    assert.ok(count <= clicks, `${count} clicks counted, ${clicks} sent`);
+    assert.equal(after.revision, before.revision + count);
+    await descriptorsBackTo(process.pid, baseline, `after ${rounds} clients vanished`);
+    assert.ok(await process.isAlive());
+    assert.deepEqual(unexpectedLines(process.lines), []);
+  });
+});
+
+Deno.test("faults: the socket file deleted under a running app", async (t) => {
+  await withScene(async (scene) => {
+    const { process, socket, app } = await scene.app(APP);
+    const connected = await scene.client(socket);
+    const before = await readTree(connected);
+    const agent = await agentOn(scene);
+    Deno.removeSync(socket);
+
+    await t.step("connections made before go on being served", async () => {
+      assert.deepEqual(await readTree(connected), before);
+      assert.deepEqual(unwrap((await callTool(connected, "count")).text), { count: 0 });
+    });
+
+    await t.step("a new client cannot find the app, and says so", async () => {
+      await assert.rejects(scene.client(socket), /ENOENT|No such file/);
+      const tree = await scene.crowndev("tree");
+      assert.equal(tree.code, 3, JSON.stringify(tree));
+      assert.match(tree.stderr, /^crowndev: /);
+    });
+
+    await t.step(
+      "crownmcp, watching the directory, drops the app as if it had exited",
+      async () => {
+        // Its connection still worked; crownmcp goes by the socket files it sees.
+        await until(
+          async () => JSON.parse((await agent.call("list_apps")).text).apps.length === 0,
+          "crownmcp to see the socket gone",
+        );
+        const call = await agent.call("count");
+        assert.equal(call.isError, true);
+        assert.match(call.text, new RegExp(`the app ${app} exited|no app is selected`));
+      },
+    );
+
+    await t.step("the app runs on, and quits cleanly", async () => {
+      assert.ok(await process.isAlive());
+      assert.deepEqual(await readTree(connected), before);
+      process.kill("SIGTERM");
+      const status = await process.exit();
+      assert.equal(status.code, 0, process.stderr);
+      assert.deepEqual(unexpectedLines(process.lines), []);
+      assert.equal(exists(socket), false);
+    });
+  });
+});
+
+/** Runs `mount` (or `umount`) with `args`; true when it worked. */
+async function mount(command: "mount" | "umount", args: string[]): Promise<boolean> {
+  try {
+    const output = await new Deno.Command(command, {
+      args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return output.success;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the app in `runtimeDir` and checks it logs CUI0408 and keeps running; returns why. */
+async function startFailsCleanly(runtimeDir: string): Promise<string> {
+  const app = startApp(APP, { env: { XDG_RUNTIME_DIR: runtimeDir } });
+  try {
+    const [, reason] = await app.waitFor(CUI0408);
+    assert.ok(await app.isAlive(), `the app still runs after CUI0408:\n${app.stderr}`);
+    assert.equal(app.lines.some((line) => line.startsWith("MCP server listening")), false);
+    app.kill("SIGTERM");
+    const status = await app.exit();
+    assert.equal(status.code, 0, app.stderr);
+    return reason!;
+  } finally {
+    await app.close();
+  }
+}
+
+Deno.test("faults: a socket directory that cannot be written: CUI0408 and a running app", async (t) => {
+  const runtimeDir = await makeRuntimeDir("crownui-reliability-disk-");
+  // A file system of our own: read-only, or out of inodes. Mounting needs root (and a
+  // container that allows it); without it, a directory the user may not write stands in.
+  const mounted = getuid() === 0 &&
+    await mount("mount", [
+      "-t",
+      "tmpfs",
+      "-o",
+      "size=1m,nr_inodes=64,mode=0700",
+      "tmpfs",
+      runtimeDir,
+    ]);
+  try {
+    const socketDir = join(runtimeDir, "crownui");
+    Deno.mkdirSync(socketDir, { mode: 0o700 });
+
+    await t.step({
+      name: "the disk is read-only",
+      ignore: !mounted,
+      fn: async () => {
+        assert.ok(await mount("mount", ["-o", "remount,ro", runtimeDir]), "remount read-only");
+        try {
+          assert.match(await startFailsCleanly(runtimeDir), /read-only file system|EROFS/i);
+        } finally {
+          await mount("mount", ["-o", "remount,rw", runtimeDir]);
+        }
+      },
+    });
+
+    await t.step({
+      name: "the disk is full (no inode left for the socket)",
+      ignore: !mounted,
+      fn: async () => {
+        // Fill every inode the file system has left; then the socket cannot be made.
+        const filler = join(runtimeDir, "filler");
+        Deno.mkdirSync(filler);
+        for (let i = 0;; i++) {
+          try {
+            Deno.writeFileSync(join(filler, String(i)), new Uint8Array());
+          } catch {
+            break;
+          }
+          assert.ok(i < 1_000_000, "the file system never filled up");
+        }
+        try {
+          assert.match(await startFailsCleanly(runtimeDir), /no space left|ENOSPC/i);
+        } finally {
+          Deno.removeSync(filler, { recursive: true });
+        }
+      },
+    });
+
+    await t.step({
+      name: "the directory is not writable by the app's user",
+      ignore: getuid() === 0, // root writes anyway; the mounted steps cover root
+      fn: async () => {
+        Deno.chmodSync(socketDir, 0o500);
+        try {
+          assert.match(await startFailsCleanly(runtimeDir), /permission denied|EACCES/i);
+        } finally {
+          Deno.chmodSync(socketDir, 0o700);
+        }
+      },
+    });
+  } finally {
+    if (mounted) await mount("umount", ["-l", runtimeDir]);
+    await removeDir(runtimeDir);
+  }
+});
