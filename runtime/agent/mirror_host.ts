@@ -34,6 +34,7 @@ export class MirrorHost implements SemanticHost {
   readonly #toolListeners = new Set<() => void>();
   readonly #timeoutMs: number;
   #tools: ToolInfo[] = [];
+  #treeText: { revision: number; tree: string } | null = null;
   #nextId = 1;
   screenshot?: () => Promise<string>;
 
@@ -107,8 +108,14 @@ export class MirrorHost implements SemanticHost {
   }
 
   /** The tree as text, from the mirror. */
-  treeText() {
-    return { revision: this.mirror.revision, tree: formatTree(this.mirror.root) };
+  treeText(): { revision: number; tree: string } {
+    // An agent often reads the same revision more than once (ui_tree, then the resource):
+    // the text of a large tree is formatted once per revision.
+    const revision = this.mirror.revision;
+    if (this.#treeText?.revision !== revision) {
+      this.#treeText = { revision, tree: formatTree(this.mirror.root) };
+    }
+    return this.#treeText;
   }
 
   /** The tree as JSON, from the mirror. */

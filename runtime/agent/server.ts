@@ -36,6 +36,18 @@ import { RESOURCE_DATA_NOTE } from "./untrusted.ts";
 /** The version the server reports. */
 export const SERVER_VERSION = "0.1.0";
 
+/** How often the server checks that its socket file still exists, in milliseconds. */
+export const SOCKET_CHECK_MS = 2000;
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The resources every app offers. */
 export const RESOURCES = [
   {
@@ -99,6 +111,9 @@ export class McpServer {
   readonly #sockets = new Set<net.Socket>();
   readonly #unsubscribe: (() => void)[] = [];
   #server: net.Server | null = null;
+  #socketCheck: ReturnType<typeof setInterval> | undefined;
+  #relistening = false;
+  readonly #retired: net.Server[] = [];
   #stopped = false;
 
   /** Makes a server; `start()` listens. */
@@ -126,6 +141,16 @@ export class McpServer {
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
+    this.#server = await this.#listen();
+    this.#watchSocket();
+    this.#unsubscribe.push(
+      this.#host.onTreeChange(() => this.#treeChanged()),
+      this.#host.onToolsChange(() => this.#toolsChanged()),
+    );
+  }
+
+  /** Listens on the socket path and sets its mode to 0600. */
+  async #listen(): Promise<net.Server> {
     const server = net.createServer({ pauseOnConnect: true }, (socket) => {
       // A throwing gate or log function of an embedder must not take the app down.
       this.#accept(socket).catch((error) => {
@@ -137,7 +162,6 @@ export class McpServer {
         }
       });
     });
-    this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(this.socketPath, () => {
@@ -147,10 +171,40 @@ export class McpServer {
     });
     Deno.chmodSync(this.socketPath, 0o600);
     server.on("error", (error) => this.#log(`MCP server error: ${error.message}`));
-    this.#unsubscribe.push(
-      this.#host.onTreeChange(() => this.#treeChanged()),
-      this.#host.onToolsChange(() => this.#toolsChanged()),
-    );
+    return server;
+  }
+
+  /**
+   * Checks now and then that the socket file is still there. Someone deleting it (a cleanup
+   * of the runtime directory, a mistaken rm) would leave the app reachable by nobody; the
+   * server then listens again at the same path, in the same checked directory, and says so.
+   * Connections already open are not touched.
+   */
+  #watchSocket(): void {
+    const timer = setInterval(async () => {
+      if (this.#stopped || this.#relistening || exists(this.socketPath)) return;
+      this.#relistening = true;
+      const old = this.#server;
+      try {
+        prepareSocketDirectory(dirname(this.socketPath), this.#uid ?? getuid());
+        // The old listener stays open until stop(): it is bound to a file nobody can reach
+        // any more, and closing it now would remove the new socket file at the same path (and
+        // wait for its connections).
+        if (old !== null) this.#retired.push(old);
+        this.#server = await this.#listen();
+        this.#log(`MCP server socket ${this.socketPath} was removed; listening there again`);
+      } catch (error) {
+        this.#log(
+          `MCP server socket ${this.socketPath} was removed and cannot be made again: ${
+            (error as Error).message
+          }`,
+        );
+      } finally {
+        this.#relistening = false;
+      }
+    }, SOCKET_CHECK_MS);
+    Deno.unrefTimer(timer); // never the reason the app stays alive
+    this.#socketCheck = timer;
   }
 
   async #accept(socket: net.Socket): Promise<void> {
@@ -282,11 +336,14 @@ export class McpServer {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    clearInterval(this.#socketCheck);
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     const server = this.#server;
     for (const session of this.#sessions) await session.server.close().catch(() => {});
     for (const socket of this.#sockets) socket.destroy();
-    if (server !== null) await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const listener of [...this.#retired, ...(server === null ? [] : [server])]) {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
     try {
       Deno.removeSync(this.socketPath);
     } catch {
