@@ -49,12 +49,35 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
  */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = { NO_COLOR: "1" };
-  for (const name of ["PATH", "HOME", "DENO_DIR"]) {
+  for (const name of PASSED_THROUGH) {
     const value = Deno.env.get(name);
     if (value !== undefined && value !== "") env[name] = value;
   }
   return { ...env, ...extra };
 }
+
+/**
+ * What a child keeps of the runner's environment: where Deno and its cache are, and how this
+ * machine reaches the package registry (a proxy, or a certificate authority of its own). A
+ * child that must download packages (`deno install` into a new root, say) fails without them.
+ */
+export const PASSED_THROUGH: readonly string[] = [
+  "PATH",
+  "HOME",
+  "DENO_DIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "NO_PROXY",
+  "no_proxy",
+  "NPM_CONFIG_REGISTRY",
+];
 
 /** Makes a fresh directory with mode 0700, as a runtime directory is (`XDG_RUNTIME_DIR`). */
 export async function makeRuntimeDir(prefix = "crownui-test-"): Promise<string> {
