@@ -386,6 +386,34 @@ Deno.test({
           new RegExp(`^refused a connection from pid ${foreign.pid} uid ${NOBODY}: SameUserGate`),
         );
 
+        // A foreign peer that connects and hangs up without a word is logged too: only the
+        // app's own user's liveness checks (crownmcp, crowndev) pass unlogged.
+        const silent = new Deno.Command("/usr/bin/setpriv", {
+          args: [
+            `--reuid=${NOBODY}`,
+            `--regid=${NOBODY}`,
+            "--clear-groups",
+            "/usr/bin/python3",
+            "-c",
+            "import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.close()",
+            path,
+          ],
+          clearEnv: true,
+          env: { PATH: "/usr/bin:/bin" },
+          stdin: "null",
+          stdout: "null",
+          stderr: "null",
+        }).spawn();
+        const silentStatus = await withTimeout(
+          silent.status,
+          PROCESS_TIMEOUT_MS,
+          "the silent client",
+        );
+        assert.equal(silentStatus.code, 0);
+        await app.waitFor(
+          new RegExp(`^refused a connection from pid ${silent.pid} uid ${NOBODY}: SameUserGate`),
+        );
+
         await withClient(path, async (client) => {
           assert.match((await readTree(client)).tree, /^window "Process App"/);
         });

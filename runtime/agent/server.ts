@@ -113,6 +113,7 @@ export class McpServer {
   #server: net.Server | null = null;
   #socketCheck: ReturnType<typeof setInterval> | undefined;
   #relistening = false;
+  #ownUid = -1;
   readonly #retired: net.Server[] = [];
   #stopped = false;
 
@@ -135,6 +136,7 @@ export class McpServer {
   async start(): Promise<void> {
     if (this.#server !== null) throw new Error("the server is already started");
     const uid = this.#uid ?? getuid();
+    this.#ownUid = uid;
     prepareSocketDirectory(dirname(this.socketPath), uid);
     try {
       Deno.removeSync(this.socketPath); // a leftover of a process that had our pid
@@ -228,9 +230,9 @@ export class McpServer {
       return;
     }
     const first = await readFirstLine(socket);
-    if (first.line === null && first.bytes.length === 0) {
-      // The peer hung up without a word: a liveness check by crownmcp or crowndev, not an
-      // attempt worth a log line.
+    if (first.line === null && first.bytes.length === 0 && credentials.uid === this.#ownUid) {
+      // Our own user hung up without a word: a liveness check by crownmcp or crowndev, not an
+      // attempt worth a log line. Anyone else who does so still goes to the gate and the log.
       socket.destroy();
       return;
     }
