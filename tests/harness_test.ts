@@ -264,7 +264,7 @@ Deno.test("an agent drives the larger app with every action", async (t) => {
       const dialogText = app.tree().slice(app.tree().indexOf(`  dialog "Settings"`));
       assert.match(
         dialogText,
-        /^ {2}dialog "Settings" #\d+\n {4}text_field "Sync password" #\d+ secure\n {4}button "Sync" #\d+ disabled\n {4}button "Close" #\d+\n$/,
+        /^ {2}dialog "Settings" #\d+\n {4}text_field "Sync password" #\d+ focused secure\n {4}button "Sync" #\d+ disabled\n {4}button "Close" #\d+\n$/,
       );
       assert.deepEqual(app.tools().map((tool) => tool.name), [
         "add_note",

@@ -76,6 +76,8 @@ export class App implements Host, InputEnv {
   readonly #overlays = new Set<Element>();
   readonly #updateListeners = new Set<(update: TreeUpdate) => void>();
   #focused: Element | null = null;
+  readonly #focusBeforeOverlay = new Map<Element, Element | null>();
+  #focusInto: Element | null = null;
   #hovered: Element | null = null;
   #frameScheduled = false;
   #frameTimer: ReturnType<typeof setTimeout> | undefined;
@@ -130,13 +132,37 @@ export class App implements Host, InputEnv {
       }
       return false;
     };
-    if (inside(this.#focused)) this.#focused = null; // its node is going away with it
+    const lostFocus = inside(this.#focused);
+    if (lostFocus) this.#focused = null; // its node is going away with it
     if (inside(this.#hovered)) this.#hovered = null;
-    for (const overlay of this.#overlays) if (inside(overlay)) this.#overlays.delete(overlay);
+    let restore: Element | null = null;
+    for (const overlay of this.#overlays) {
+      if (!inside(overlay)) continue;
+      this.#overlays.delete(overlay);
+      // A closing dialog gives focus back to where it was when the dialog opened.
+      const before = this.#focusBeforeOverlay.get(overlay) ?? null;
+      this.#focusBeforeOverlay.delete(overlay);
+      if (this.#focusInto === overlay) this.#focusInto = null;
+      if (lostFocus && before !== null && before.mounted && !inside(before)) restore = before;
+    }
+    if (!lostFocus) return;
+    // Otherwise focus goes to the nearest ancestor that can take it (a menu, when the item
+    // chosen goes away with it), so the keyboard is never left nowhere.
+    for (
+      let current = element.parent;
+      restore === null && current !== null;
+      current = current.parent
+    ) {
+      if (current.behavior.focusable && !current.effectivelyDisabled) restore = current;
+    }
+    if (restore !== null) this.focus(restore);
   }
 
   addOverlay(element: Element): void {
     this.#overlays.add(element);
+    // Focus moves into a dialog when it opens (at the next frame, once its content exists).
+    this.#focusBeforeOverlay.set(element, this.#focused);
+    this.#focusInto = element;
   }
 
   reportError(error: unknown, where: string): void {
@@ -257,6 +283,7 @@ export class App implements Host, InputEnv {
       // A failure in one phase is reported and the frame goes on: the app keeps running.
       try {
         this.#rebuildStructure();
+        this.#focusOpenedOverlay();
         const { width, height } = this.renderer.size();
         layoutWindow(this.root, width, height, this.#overlays);
       } catch (error) {
@@ -292,6 +319,24 @@ export class App implements Host, InputEnv {
     // Effects queued by the frame's own work (a binding writing a signal) get a frame too.
     if (this.runtime.pending || this.#structureDirty.size > 0) this.requestFrame();
     return update;
+  }
+
+  #focusOpenedOverlay(): void {
+    const overlay = this.#focusInto;
+    this.#focusInto = null;
+    if (overlay === null || !overlay.mounted) return;
+    const stack = [overlay];
+    while (stack.length > 0) {
+      const element = stack.pop()!;
+      if (element.disabled) continue;
+      if (element.behavior.focusable) {
+        this.focus(element);
+        return;
+      }
+      for (let index = element.children.length - 1; index >= 0; index--) {
+        stack.push(element.children[index]!);
+      }
+    }
   }
 
   #rebuildStructure(): void {
