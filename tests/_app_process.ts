@@ -354,3 +354,40 @@ export function nodeId(tree: string, role: string, name: string): number {
   if (line === undefined) throw new Error(`no ${prefix}… line in the tree:\n${tree}`);
   return Number(line.slice(prefix.length).split(" ")[0]);
 }
+
+/** What a command run to the end left: its exit code, signal and output as text. */
+export interface Finished {
+  code: number;
+  signal: Deno.Signal | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to the end in the repository root with `childEnv(env)` (the rest of the
+ * environment cleared) and no standard input; killed after `timeoutMs`.
+ */
+export async function runToEnd(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs: number = PROCESS_TIMEOUT_MS,
+): Promise<Finished> {
+  const output = await new Deno.Command(command, {
+    args: [...args],
+    cwd: REPO_ROOT,
+    env: childEnv(env),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(timeoutMs),
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    signal: output.signal,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}

@@ -29,6 +29,7 @@ import {
   removeDir,
   REPO_ROOT,
   REQUEST_TIMEOUT_MS,
+  runToEnd,
   startApp,
   type ToolText,
   withTimeout,
@@ -257,24 +258,9 @@ async function readResource(session: Session, uri: string): Promise<string> {
 }
 
 /** Runs a crownmcp command to the end (stdin closed); returns its exit code and output. */
-async function runCrownmcp(args: string[]) {
+function runCrownmcp(args: string[]) {
   const { command, args: base } = crownmcpCommand();
-  const output = await new Deno.Command(command, {
-    args: [...base, ...args],
-    cwd: REPO_ROOT,
-    env: childEnv(),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(PROCESS_TIMEOUT_MS),
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  return runToEnd(command, [...base, ...args]);
 }
 
 Deno.test("crownmcp command line: --help, --version and bad flags", async (t) => {
@@ -923,21 +909,19 @@ async function inspect(env: Record<string, string>, method: string[]) {
     "-e",
     `${name}=${value}`,
   ]);
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--frozen", "-A", INSPECTOR, "--cli", ...variables, command, ...args, ...method],
-    cwd: REPO_ROOT,
-    env: childEnv(),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(PROCESS_TIMEOUT_MS),
-  }).output();
-  const decoder = new TextDecoder();
-  const stdout = decoder.decode(output.stdout);
-  const stderr = decoder.decode(output.stderr);
-  assert.equal(output.signal, null, `the inspector timed out; it wrote:\n${stdout}\n${stderr}`);
-  return { code: output.code, stdout, stderr };
+  const { code, signal, stdout, stderr } = await runToEnd(Deno.execPath(), [
+    "run",
+    "--frozen",
+    "-A",
+    INSPECTOR,
+    "--cli",
+    ...variables,
+    command,
+    ...args,
+    ...method,
+  ]);
+  assert.equal(signal, null, `the inspector timed out; it wrote:\n${stdout}\n${stderr}`);
+  return { code, stdout, stderr };
 }
 
 /** Runs the inspector and parses what it printed, asserting success. */

@@ -6,17 +6,14 @@
 
 import assert from "node:assert/strict";
 import { CROWNDEV } from "../.ci/programs.ts";
-import { childEnv, makeRuntimeDir, removeDir, startApp } from "./_app_process.ts";
+import { makeRuntimeDir, removeDir, runToEnd, startApp } from "./_app_process.ts";
 
-async function crowndev(args: string[], env: Record<string, string>) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...CROWNDEV.flags, CROWNDEV.entry, ...args],
-    env: childEnv(env),
-    clearEnv: true,
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+function crowndev(args: string[], env: Record<string, string>) {
+  return runToEnd(
+    Deno.execPath(),
+    ["run", "--quiet", ...CROWNDEV.flags, CROWNDEV.entry, ...args],
+    env,
+  );
 }
 
 Deno.test("examples/embedded_server.ts imports the runtime only through its exports", async () => {

@@ -7,41 +7,36 @@
 import assert from "node:assert/strict";
 import { Client } from "../runtime/agent/sdk.ts";
 import { StdioClientTransport } from "../runtime/agent/sdk_stdio.ts";
-import { ROOT } from "../.ci/programs.ts";
-import { childEnv, makeRuntimeDir, removeDir, startApp, withTimeout } from "./_app_process.ts";
-
-async function run(command: string, args: string[], env: Record<string, string>) {
-  const output = await new Deno.Command(command, {
-    args,
-    env,
-    clearEnv: true,
-    cwd: ROOT,
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
-}
+import {
+  childEnv,
+  makeRuntimeDir,
+  removeDir,
+  runToEnd,
+  startApp,
+  withTimeout,
+} from "./_app_process.ts";
 
 Deno.test("deno task install, then the installed crownmcp and crowndev work", async () => {
   const root = await Deno.makeTempDir({ prefix: "crownui-install-" });
   const runtimeDir = await makeRuntimeDir();
-  const env = childEnv({ XDG_RUNTIME_DIR: runtimeDir });
+  const extra = { XDG_RUNTIME_DIR: runtimeDir };
+  const env = childEnv(extra);
   const bin = `${root}/bin`;
   try {
-    const installed = await run(Deno.execPath(), ["task", "install", "--root", root], env);
+    const installed = await runToEnd(Deno.execPath(), ["task", "install", "--root", root], extra);
     assert.equal(installed.code, 0, installed.stderr);
-    const version = await run(`${bin}/crownmcp`, ["--version"], env);
+    const version = await runToEnd(`${bin}/crownmcp`, ["--version"], extra);
     assert.equal(version.code, 0, version.stderr);
     assert.match(version.stdout, /^crownmcp \d+\.\d+\.\d+\n$/);
     assert.equal(
-      (await run(`${bin}/crowndev`, ["apps"], env)).stdout.trim(),
+      (await runToEnd(`${bin}/crowndev`, ["apps"], extra)).stdout.trim(),
       `no CrownUI app is running (looked in ${runtimeDir}/crownui)`,
     );
 
     const app = startApp("examples/counter.ts", { env: { XDG_RUNTIME_DIR: runtimeDir } });
     try {
       await app.listening();
-      const apps = await run(`${bin}/crowndev`, ["apps", "--json"], env);
+      const apps = await runToEnd(`${bin}/crowndev`, ["apps", "--json"], extra);
       assert.equal(apps.code, 0, apps.stderr);
       assert.deepEqual(JSON.parse(apps.stdout).apps.map((a: { app: string }) => a.app), [
         `counter-${app.pid}`,
@@ -85,7 +80,7 @@ Deno.test("deno task install, then the installed crownmcp and crowndev work", as
     } finally {
       await app.close();
     }
-    const removed = await run(Deno.execPath(), ["task", "uninstall", "--root", root], env);
+    const removed = await runToEnd(Deno.execPath(), ["task", "uninstall", "--root", root], extra);
     assert.equal(removed.code, 0, removed.stderr);
     assert.deepEqual(
       [...Deno.readDirSync(bin)].map((e) => e.name).filter((n) => !n.startsWith(".")),
