@@ -98,6 +98,13 @@ function focusedLine(app: TestApp): string {
   ).join(" | ");
 }
 
+/** The id of the node that has focus. */
+function focusedId(app: TestApp): number {
+  const match = /#(\d+)[^\n]* focused/.exec(app.tree());
+  if (match === null) throw new Error(`nothing has focus:\n${app.tree()}`);
+  return Number(match[1]);
+}
+
 /** Acts at the current revision and checks that the revision moved by `steps` (0 or 1). */
 async function actExpecting(app: TestApp, id: number, action: Action, steps: 0 | 1) {
   const before = app.revision;
@@ -787,6 +794,40 @@ Deno.test("press_key Tab and Shift+Tab", async (t) => {
     assert.deepEqual(seen, [...inDialog.slice(1), inDialog[0]]);
     await app.act(1, { action: "press_key", keybind: "Shift+Tab" });
     assert.equal(focusedLine(app), `button "OK"`);
+    await app.close();
+  });
+});
+
+Deno.test("press_key arrows move through a menu", async (t) => {
+  await t.step(
+    "ArrowDown opens the menu on its first item; arrows wrap; Enter chooses",
+    async () => {
+      const { app, id, events } = await renderForm();
+      const edit = id({ role: "menu" });
+      await actExpecting(app, edit, { action: "press_key", keybind: "ArrowDown" }, 1);
+      assert.match(app.tree(), /menu "Edit" #\d+ expanded/);
+      assert.equal(focusedLine(app), `menu_item "Undo"`);
+      await app.act(focusedId(app), { action: "press_key", keybind: "ArrowDown" });
+      assert.equal(focusedLine(app), `menu_item "Redo"`);
+      await app.act(focusedId(app), { action: "press_key", keybind: "ArrowDown" });
+      assert.equal(focusedLine(app), `menu_item "Undo"`, "wraps to the first item");
+      await app.act(focusedId(app), { action: "press_key", keybind: "ArrowUp" });
+      assert.equal(focusedLine(app), `menu_item "Redo"`, "wraps to the last item");
+      await app.act(focusedId(app), { action: "press_key", keybind: "Enter" });
+      assert.deepEqual(events, ["redo"]);
+      assert.match(app.tree(), /menu "Edit" #\d+ focused collapsed\n/);
+      await app.close();
+    },
+  );
+
+  await t.step("Escape on an item closes the menu and focuses it", async () => {
+    const { app, id, events } = await renderForm();
+    await app.act(id({ role: "menu" }), { action: "press_key", keybind: "ArrowUp" });
+    assert.equal(focusedLine(app), `menu_item "Redo"`);
+    await app.act(focusedId(app), { action: "press_key", keybind: "Escape" });
+    assert.deepEqual(events, []);
+    assert.equal(app.query({ role: "menu_item" }).length, 0);
+    assert.equal(focusedLine(app), `menu "Edit"`);
     await app.close();
   });
 });

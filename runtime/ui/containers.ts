@@ -186,9 +186,26 @@ export class MenuView extends WidgetView {
     element.behavior = {
       focusable: true,
       activate: () => setOpen(itemsOwner === null),
+      // Keys reach the menu from its focused item too (they bubble up to it): arrows move
+      // between the items, opening the menu first; Escape closes it.
       key: (keybind) => {
-        if (keybind.key !== "Escape" || itemsOwner === null) return false;
-        setOpen(false);
+        if (keybind.ctrl || keybind.alt || keybind.meta || keybind.shift) return false;
+        if (keybind.key === "Escape") {
+          if (itemsOwner === null) return false;
+          setOpen(false);
+          context.host.focus(element);
+          return true;
+        }
+        const step = keybind.key === "ArrowDown" ? 1 : keybind.key === "ArrowUp" ? -1 : 0;
+        if (step === 0) return false;
+        setOpen(true);
+        const items = element.children.filter((item) => !item.disabled);
+        if (items.length === 0) return true;
+        const at = items.indexOf(context.host.focused as Element);
+        const next = at === -1
+          ? (step === 1 ? 0 : items.length - 1)
+          : (at + step + items.length) % items.length;
+        context.host.focus(items[next]!);
         return true;
       },
     };

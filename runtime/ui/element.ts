@@ -81,6 +81,8 @@ export interface Host {
   elementRemoved(element: Element): void;
   /** Moves focus to the element. */
   focus(element: Element): void;
+  /** The element that has focus, if any. */
+  readonly focused: Element | null;
   /** Lays the element out above the window's content (dialogs). */
   addOverlay(element: Element): void;
   /** Reports an error thrown by app code (a binding, a handler) without stopping the app. */
