@@ -169,13 +169,19 @@ export class Element {
   append(child: Element): void {
     child.parent = this;
     this.children.push(child);
+    if (this.effectivelyDisabled) showDisabled(child); // it joins a disabled container
     this.host.markStructureDirty(this);
     this.host.markLayoutDirty(this);
   }
 
   /** Replaces the children (a list reordering them, say) and tells the host. */
   setChildren(children: Element[]): void {
-    for (const child of children) child.parent = this;
+    const disabled = this.effectivelyDisabled;
+    for (const child of children) {
+      const joining = child.parent !== this;
+      child.parent = this;
+      if (joining && disabled) showDisabled(child);
+    }
     this.children = children;
     this.host.markStructureDirty(this);
     this.host.markLayoutDirty(this);
@@ -200,6 +206,22 @@ export class Element {
       if (element.node !== null) return element;
     }
     return null;
+  }
+}
+
+/**
+ * Writes the `disabled` state of every node under `element` (itself included) from whether
+ * it or an ancestor is disabled, so that a disabled row's buttons show as disabled, as they
+ * act.
+ */
+export function showDisabled(element: Element): void {
+  const stack = [element];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.node !== null) {
+      current.host.tree.setState(current.node, "disabled", current.effectivelyDisabled);
+    }
+    stack.push(...current.children);
   }
 }
 

@@ -7,7 +7,7 @@
 
 import { cellWidth } from "../layout/cell_width.ts";
 import type { Role } from "../semantics/mod.ts";
-import { Element, type LayoutStyle } from "./element.ts";
+import { Element, type LayoutStyle, showDisabled } from "./element.ts";
 import { follow, type MountContext, type Prop, View } from "./view.ts";
 
 /** Makes an element, with a semantic node when `role` is given. */
@@ -145,7 +145,7 @@ export abstract class WidgetView extends View {
     if (this.#disabled !== undefined) {
       follow(context, this.#disabled, (disabled) => {
         element.disabled = Boolean(disabled);
-        if (node !== null) tree.setState(node, "disabled", Boolean(disabled));
+        showDisabled(element); // its own node and every node under it
       }, "a disabled binding");
     }
     return element;

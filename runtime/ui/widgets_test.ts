@@ -11,6 +11,7 @@ import {
   list,
   menu,
   menuItem,
+  row,
   scrollView,
   slider,
   text,
@@ -334,5 +335,36 @@ Deno.test("textField() secure: signals behind a bind() or memo are never inspect
   assert.ok(!snapshot.includes("hunter2-BOUND"), snapshot);
   const password = app.snapshot().signals.find((signal) => signal.name === "password");
   assert.equal(password?.secret, true);
+  await app.close();
+});
+
+Deno.test(".disabled() on a row shows on every node in it, as it acts", async () => {
+  let off!: Signal<boolean>;
+  let items!: Signal<string[]>;
+  const app = await render(component((cx) => {
+    off = cx.signal(true);
+    items = cx.signal(["a"]);
+    return column(
+      row(
+        button("Save", () => {}),
+        list(items, (item) => button(`Open ${item}`, () => {})),
+      ).disabled(off),
+      button("Outside", () => {}),
+    );
+  }));
+  assert.match(app.tree(), /button "Save" #\d+ disabled/);
+  assert.match(app.tree(), /button "Open a" #\d+ disabled/);
+  assert.doesNotMatch(app.tree(), /button "Outside" #\d+ disabled/);
+  await assert.rejects(
+    () => app.act(app.get({ name: "Save" }).id, { action: "click" }),
+    { message: "the node is disabled" },
+  );
+
+  items.update(app.app.rt, (list) => list.push("b")); // a row mounted into the disabled row
+  assert.match(app.tree(), /button "Open b" #\d+ disabled/);
+
+  off.set(app.app.rt, false);
+  assert.doesNotMatch(app.tree(), / disabled/);
+  await app.act(app.get({ name: "Open b" }).id, { action: "click" });
   await app.close();
 });
