@@ -233,6 +233,16 @@ async function socketPair() {
 }
 
 /** Reads a raw client's lines as JSON, and whether (and when) it was closed. */
+/** A started transport on a fresh socket pair that collects every message it hands on. */
+async function collecting(pair: Awaited<ReturnType<typeof socketPair>>) {
+  const { client, server } = await pair.connect();
+  const transport = new LineTransport(server);
+  const received: JSONRPCMessage[] = [];
+  transport.onmessage = (message) => received.push(message);
+  await transport.start();
+  return { client, transport, received };
+}
+
 function reader(client: net.Socket) {
   const messages: unknown[] = [];
   const splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
@@ -338,11 +348,7 @@ Deno.test("LineTransport over a real socket", async (t) => {
     await t.step(
       "LineTransport answers JSON that is not JSON-RPC with -32700 and goes on",
       async () => {
-        const { client, server } = await pair.connect();
-        const transport = new LineTransport(server);
-        const received: JSONRPCMessage[] = [];
-        transport.onmessage = (message) => received.push(message);
-        await transport.start();
+        const { client, transport, received } = await collecting(pair);
         const read = reader(client);
         client.write('{"hello":"world"}\n[1,2]\n' + JSON.stringify(request(3)) + "\n");
         const first = await read.message(2) as { error: { code: number; message: string } };
@@ -356,11 +362,9 @@ Deno.test("LineTransport over a real socket", async (t) => {
     await t.step(
       "LineTransport hands on no more than 64 unanswered requests, then reads on as answered",
       async () => {
-        const { client, server } = await pair.connect();
-        const transport = new LineTransport(server);
-        const received: { id: number }[] = [];
-        transport.onmessage = (message) => received.push(message as { id: number });
-        await transport.start();
+        const started = await collecting(pair);
+        const { client, transport } = started;
+        const received = started.received as unknown as { id: number }[];
         const total = MAX_PENDING_REQUESTS * 3;
         const lines = Array.from({ length: total }, (_, i) => JSON.stringify(request(i + 1)));
         client.write(lines.join("\n") + "\n");
@@ -390,11 +394,7 @@ Deno.test("LineTransport over a real socket", async (t) => {
     await t.step(
       "LineTransport frees a cancelled request's place (it is never answered)",
       async () => {
-        const { client, server } = await pair.connect();
-        const transport = new LineTransport(server);
-        const received: JSONRPCMessage[] = [];
-        transport.onmessage = (message) => received.push(message);
-        await transport.start();
+        const { client, transport, received } = await collecting(pair);
         const lines = Array.from(
           { length: MAX_PENDING_REQUESTS + 1 },
           (_, i) => JSON.stringify(request(i + 1)),
@@ -410,11 +410,7 @@ Deno.test("LineTransport over a real socket", async (t) => {
     );
 
     await t.step("LineTransport drops a request cancelled while it waits", async () => {
-      const { client, server } = await pair.connect();
-      const transport = new LineTransport(server);
-      const received: JSONRPCMessage[] = [];
-      transport.onmessage = (message) => received.push(message);
-      await transport.start();
+      const { client, transport, received } = await collecting(pair);
       const lines = Array.from(
         { length: MAX_PENDING_REQUESTS + 2 },
         (_, i) => JSON.stringify(request(i + 1)),
