@@ -49,6 +49,7 @@ export type InputEvent =
   | MouseEvent;
 
 const ESC = "\x1b";
+const CTRL_C = "\x03";
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 
@@ -235,7 +236,9 @@ export class InputParser {
       if (key !== undefined) events.push({ type: "key", keybind: keyOf(key) });
       return 3;
     }
-    if (next === ESC) {
+    if (next === ESC || next === CTRL_C) {
+      // Escape then Ctrl+C in one read is two keys, never Alt+Ctrl+C: Ctrl+C must reach the
+      // renderer as itself, whatever came before it, so that it always quits.
       events.push({ type: "key", keybind: keyOf("Escape") });
       return 1;
     }

@@ -106,6 +106,15 @@ Deno.test("InputParser holds a lone Escape until the terminal pauses", () => {
   assert.deepEqual(describe(parser.feed("\x1b\x1b[A")), ["Escape", "ArrowUp"]);
 });
 
+Deno.test("InputParser reads Escape then Ctrl+C as two keys, in one read or two", () => {
+  const parser = new InputParser();
+  assert.deepEqual(describe(parser.feed("\x1b\x03")), ["Escape", "Ctrl+C"]);
+  assert.deepEqual(describe(parser.feed("\x1b")), []);
+  assert.deepEqual(describe(parser.feed("\x03")), ["Escape", "Ctrl+C"]);
+  // Other control keys after Escape still mean Alt held.
+  assert.deepEqual(describe(parser.feed("\x1b\x01")), ["Ctrl+Alt+A"]);
+});
+
 Deno.test("InputParser reads bracketed paste whole, across chunks, controls and all", () => {
   const parser = new InputParser();
   assert.deepEqual(describe(parser.feed("\x1b[200~line one\r\nq\x1b")), []);

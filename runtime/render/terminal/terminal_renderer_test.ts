@@ -239,6 +239,16 @@ Deno.test("TerminalRenderer: Ctrl+C quits even in a text field", async () => {
   }
 });
 
+Deno.test("TerminalRenderer: Ctrl+C quits right after Escape, sent in one read", async () => {
+  const running = runInTerminal(notesApp());
+  try {
+    running.terminal.send("\x1b\x03");
+    await running.app.quitRequested; // settles: the app was asked to quit
+  } finally {
+    running.stop();
+  }
+});
+
 Deno.test("TerminalRenderer: the mouse clicks, scrolls and hovers as agents' actions do", async (t) => {
   const running = runInTerminal(longList(10_000), { columns: 40, rows: 12 });
   const { terminal } = running;
