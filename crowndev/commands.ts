@@ -6,7 +6,13 @@
  */
 
 import { connectToApp } from "../runtime/agent/client.ts";
-import { type AppEntry, listApps, matchApp } from "../runtime/agent/discovery.ts";
+import {
+  type AppEntry,
+  type AppScan,
+  checkAppSocket,
+  listApps,
+  matchApp,
+} from "../runtime/agent/discovery.ts";
 import {
   type CallToolResult,
   type Client,
@@ -18,16 +24,30 @@ import type { CliQuery } from "./parse.ts";
 /** What every command gets. */
 export interface CommandContext {
   socketDir: string;
+  /** The user whose sockets are trusted: the owner the socket directory and files must have. */
+  uid: number;
   token: string | undefined;
   json: boolean;
   /** Colours for standard output. */
   colours: Palette;
   /** Writes a line to standard output. */
   out(line: string): void;
+  /** Writes a warning to standard error. */
+  warn(line: string): void;
 }
 
 function describeApps(apps: readonly AppEntry[]): string {
   return apps.map((app) => app.app).join(", ");
+}
+
+/**
+ * Lists the apps; every socket directory or socket refused as unsafe is named on standard
+ * error and nothing from it is listed.
+ */
+async function scanApps(context: CommandContext): Promise<AppScan> {
+  const scan = await listApps(context.socketDir, context.uid);
+  for (const refused of scan.refused) context.warn(`refused ${refused}`);
+  return scan;
 }
 
 /** Finds the app a command means: the one named, or the only one running. */
@@ -35,7 +55,7 @@ export async function resolveApp(
   context: CommandContext,
   wanted: string | undefined,
 ): Promise<AppEntry> {
-  const apps = await listApps(context.socketDir);
+  const { apps } = await scanApps(context);
   if (wanted === undefined) {
     if (apps.length === 1) return apps[0]!;
     if (apps.length === 0) {
@@ -61,6 +81,11 @@ export async function resolveApp(
 }
 
 async function connect(context: CommandContext, app: AppEntry): Promise<Client> {
+  try {
+    checkAppSocket(app, context.uid); // again, right before connecting
+  } catch (error) {
+    throw new CliError(EXIT.noApp, `refused ${app.socket}: ${(error as Error).message}`);
+  }
   try {
     return await connectToApp(app.socket, { token: context.token, name: "crowndev" });
   } catch (error) {
@@ -115,21 +140,23 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 
 /** `crowndev apps`: the running apps. */
 export async function appsCommand(context: CommandContext): Promise<number> {
-  const apps = await listApps(context.socketDir);
+  const { apps, refused } = await scanApps(context);
+  // A refusal is worth a non-zero exit: someone may be impersonating the user's apps.
+  const code = refused.length === 0 ? EXIT.ok : EXIT.noApp;
   if (context.json) {
-    context.out(JSON.stringify({ apps }, null, 2));
-    return EXIT.ok;
+    context.out(JSON.stringify(refused.length === 0 ? { apps } : { apps, refused }, null, 2));
+    return code;
   }
   if (apps.length === 0) {
     context.out(`no CrownUI app is running (looked in ${context.socketDir})`);
-    return EXIT.ok;
+    return code;
   }
   const width = Math.max(3, ...apps.map((app) => app.app.length));
   context.out(context.colours.bold(`${"APP".padEnd(width)}  ${"PID".padStart(7)}  SOCKET`));
   for (const app of apps) {
     context.out(`${app.app.padEnd(width)}  ${String(app.pid).padStart(7)}  ${app.socket}`);
   }
-  return EXIT.ok;
+  return code;
 }
 
 /** `crowndev tree [app]`: the semantic tree. */

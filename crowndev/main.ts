@@ -6,7 +6,7 @@
 
 import { parseArgs } from "node:util";
 import denoJson from "../deno.json" with { type: "json" };
-import { clientSocketDirectory } from "../runtime/agent/discovery.ts";
+import { clientSocketDirectory, clientUid } from "../runtime/agent/discovery.ts";
 import {
   actCommand,
   appsCommand,
@@ -25,7 +25,8 @@ const EXIT_CODES = `Exit codes:
   0  success
   1  the app refused (a tool error: stale revision, disabled node, ...)
   2  usage error
-  3  no app running, or none matches the name given
+  3  no app running, or none matches the name given; for apps: a socket directory or
+     socket was refused as unsafe
   4  the query matched no node
   5  several apps or nodes matched where one was needed
   6  the app could not be reached`;
@@ -62,7 +63,9 @@ const COMMAND_HELP: Record<string, string> = {
   apps: `Usage: crowndev apps [--json]
 
 Lists the running CrownUI apps: app (name-pid), pid and socket. Sockets whose app is gone
-are removed.`,
+are removed. A socket directory or socket another user could have placed (not the user's
+own, open to others, or under a directory others may write to) is not read: the reason goes
+to standard error ("refused" with --json) and the exit code is 3.`,
   tree: `Usage: crowndev tree [app] [--json]
 
 Prints the app's semantic tree, one node a line: role, name, #id, value and states.`,
@@ -91,9 +94,13 @@ Prints the tree, then prints it again each time it changes (the app tells crownd
 is polled). Stops on Ctrl+C, or when the app exits (exit code 3).`,
 };
 
-function fail(code: number, message: string, hint?: string): number {
+function report(message: string, hint?: string): void {
   const colours = palette(useColour(Deno.stderr));
   console.error(`${colours.red("crowndev:")} ${message}${hint ? `\n${hint}` : ""}`);
+}
+
+function fail(code: number, message: string, hint?: string): number {
+  report(message, hint);
   return code;
 }
 
@@ -149,17 +156,21 @@ export async function main(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   let socketDir: string;
+  let uid: number;
   try {
-    socketDir = values["socket-dir"] ?? clientSocketDirectory();
+    uid = clientUid();
+    socketDir = values["socket-dir"] ?? clientSocketDirectory(uid);
   } catch (error) {
     return fail(EXIT.usage, (error as Error).message);
   }
   const context: CommandContext = {
     socketDir,
+    uid,
     token: readEnv("CROWNMCP_TOKEN"),
     json: values.json,
     colours: palette(!values.json && useColour(Deno.stdout)),
     out: writeLine,
+    warn: (line) => report(line),
   };
   const arity = (min: number, max: number) => {
     if (rest.length < min || rest.length > max) {

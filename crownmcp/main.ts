@@ -8,7 +8,7 @@
 
 import { parseArgs } from "node:util";
 import denoJson from "../deno.json" with { type: "json" };
-import { clientSocketDirectory } from "../runtime/agent/discovery.ts";
+import { clientSocketDirectory, clientUid } from "../runtime/agent/discovery.ts";
 import { StdioLineTransport } from "../runtime/agent/stdio_transport.ts";
 import { CrownProxy } from "./proxy.ts";
 
@@ -24,7 +24,9 @@ An MCP server on standard input and output. Agents launch it, for example:
 
 It offers two tools of its own, list_apps and select_app, and forwards everything the
 selected app offers (ui_tree, ui_query, ui_act, ..., the app's own tools and resources).
-With exactly one app running, that app is selected on its own.
+With exactly one app running, that app is selected on its own. A socket directory or
+socket another user could have placed is never read from or connected to: crownmcp says
+why on standard error and in list_apps ("refused").
 
 Options:
   --socket-dir DIR   where apps' sockets are (default: $XDG_RUNTIME_DIR/crownui, or
@@ -74,14 +76,17 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   let socketDir: string;
+  let uid: number;
   try {
-    socketDir = values["socket-dir"] ?? clientSocketDirectory();
+    uid = clientUid();
+    socketDir = values["socket-dir"] ?? clientSocketDirectory(uid);
   } catch (error) {
     log((error as Error).message);
     return 2;
   }
   const proxy = new CrownProxy({
     socketDir,
+    uid,
     token: readEnv("CROWNMCP_TOKEN"),
     version: VERSION,
     log,

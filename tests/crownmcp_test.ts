@@ -529,7 +529,8 @@ Deno.test("crownmcp when the selected app is killed with SIGKILL", async (t) => 
         first.text,
         new RegExp(`^the app ${old.app} exited; ${fresh.app} is selected now\\. `),
       );
-      assert.match(first.text, /Read ui_tree or call list_apps before acting/);
+      assert.match(first.text, /Read ui_tree \(or ui_query, ui_wait\) before acting/);
+      assert.doesNotMatch(first.text, /list_apps/, "list_apps alone is not enough to act again");
 
       // The calls after that one go to the new app, which the failed call did not touch.
       const after = await readTree(session.client);
@@ -560,7 +561,7 @@ Deno.test("crownmcp when the selected app is killed with SIGKILL", async (t) => 
       assert.equal(first.isError, true);
       assert.equal(
         first.text,
-        `the app ${old.app} exited; ${notes.app} is selected now. Read ui_tree or call list_apps before acting: ids and revisions of ${old.app} mean nothing in ${notes.app}`,
+        `the app ${old.app} exited; ${notes.app} is selected now. Read ui_tree (or ui_query, ui_wait) before acting: ids and revisions of ${old.app} mean nothing in ${notes.app}, and ui_act is refused until ${notes.app} has been read`,
       );
 
       // A new counter that starts afterwards does not take the place of notes.

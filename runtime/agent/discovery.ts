@@ -7,8 +7,15 @@
  */
 
 import * as net from "node:net";
-import { join } from "node:path";
-import { parseSocketFileName, socketDirectory, socketEnv } from "./socket_dir.ts";
+import { dirname, join } from "node:path";
+import {
+  checkSocketDirectory,
+  checkSocketFile,
+  parseSocketFileName,
+  socketDirectory,
+  SocketDirectoryError,
+  socketEnv,
+} from "./socket_dir.ts";
 
 /** One running app, as `list_apps` shows it. */
 export interface AppEntry {
@@ -41,20 +48,64 @@ export function socketAlive(path: string, timeoutMs = 1000): Promise<boolean> {
   });
 }
 
-/** Lists the apps in `directory`, removing stale sockets. A missing directory means none. */
-export async function listApps(directory: string): Promise<AppEntry[]> {
+/** What a look at the socket directory found. */
+export interface AppScan {
+  /** The running apps whose directory and socket file passed the checks. */
+  apps: AppEntry[];
+  /**
+   * `"<path>: <reason>"` for a socket directory or a socket file that failed the checks:
+   * nothing was read from or connected to it.
+   */
+  refused: string[];
+}
+
+function refusal(error: SocketDirectoryError): string {
+  return `${error.path}: ${error.reason}`;
+}
+
+/**
+ * Checks, right before connecting, that an app's socket is still one `uid` can trust: its
+ * directory and the directories above it as `checkSocketDirectory` checks them, then the
+ * socket file itself. Throws SocketDirectoryError (or NotFound) otherwise.
+ */
+export function checkAppSocket(app: AppEntry, uid: number): void {
+  checkSocketDirectory(dirname(app.socket), uid);
+  checkSocketFile(app.socket, uid);
+}
+
+/**
+ * Lists the apps in `directory`, removing stale sockets. A missing directory means none.
+ * The directory is checked first (`checkSocketDirectory`, as the app checks it before it
+ * listens): one that fails is not read at all. Each socket file is checked
+ * (`checkSocketFile`) before anything connects to it. What fails goes to `refused`.
+ */
+export async function listApps(directory: string, uid: number): Promise<AppScan> {
+  try {
+    checkSocketDirectory(directory, uid);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { apps: [], refused: [] };
+    if (error instanceof SocketDirectoryError) return { apps: [], refused: [refusal(error)] };
+    throw error;
+  }
   const entries: AppEntry[] = [];
+  const refused: string[] = [];
   let names: string[];
   try {
     names = [...Deno.readDirSync(directory)].filter((e) => !e.isDirectory).map((e) => e.name);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
+    if (error instanceof Deno.errors.NotFound) return { apps: [], refused: [] };
     throw error;
   }
   await Promise.all(names.map(async (fileName) => {
     const parsed = parseSocketFileName(fileName);
     if (parsed === null) return;
     const socket = join(directory, fileName);
+    try {
+      checkSocketFile(socket, uid);
+    } catch (error) {
+      if (error instanceof SocketDirectoryError) refused.push(refusal(error));
+      return; // or gone meanwhile
+    }
     if (await socketAlive(socket)) {
       entries.push({ app: parsed.app, name: parsed.name, pid: parsed.pid, socket });
       return;
@@ -65,7 +116,10 @@ export async function listApps(directory: string): Promise<AppEntry[]> {
       // Someone else removed it first.
     }
   }));
-  return entries.sort((a, b) => a.app.localeCompare(b.app));
+  return {
+    apps: entries.sort((a, b) => a.app.localeCompare(b.app)),
+    refused: refused.sort(),
+  };
 }
 
 /** How apps are matched by what an agent or a developer typed. */
@@ -85,13 +139,14 @@ export function matchApp(apps: readonly AppEntry[], wanted: string): AppMatch {
 }
 
 /**
- * Calls `onChange` with the apps now, and again whenever the directory changes (a socket
- * appears or goes). Until the directory exists it is looked for once a second. Returns a
- * function that stops watching.
+ * Calls `onChange` with what `listApps` finds now, and again whenever that changes (a socket
+ * appears or goes, a refusal comes or goes). Until the directory exists it is looked for once
+ * a second. Returns a function that stops watching.
  */
 export function watchApps(
   directory: string,
-  onChange: (apps: AppEntry[]) => void,
+  uid: number,
+  onChange: (scan: AppScan) => void,
   options: { pollMs?: number } = {},
 ): () => void {
   let stopped = false;
@@ -100,11 +155,11 @@ export function watchApps(
   let last = "";
   const scan = async () => {
     if (stopped) return;
-    const apps = await listApps(directory).catch(() => []);
-    const key = apps.map((app) => app.app).join("\n");
+    const scan = await listApps(directory, uid).catch((): AppScan => ({ apps: [], refused: [] }));
+    const key = JSON.stringify([scan.apps.map((app) => app.app), scan.refused]);
     if (stopped || key === last) return;
     last = key;
-    onChange(apps);
+    onChange(scan);
   };
   const scheduleScan = () => {
     if (pending !== undefined) return;
@@ -145,24 +200,27 @@ export function watchApps(
 }
 
 /**
- * The socket directory for a client (`crownmcp`, `crowndev`), resolved as apps resolve it.
- * The uid is needed only when `XDG_RUNTIME_DIR` is unset; it comes from `Deno.uid()`
- * (`--allow-sys=uid`).
+ * The user a client (`crownmcp`, `crowndev`) runs as: the uid that must own the socket
+ * directory and the sockets it trusts. It comes from `Deno.uid()` (`--allow-sys=uid`).
  */
-export function clientSocketDirectory(): string {
-  const env = socketEnv();
-  if (env.XDG_RUNTIME_DIR !== undefined && env.XDG_RUNTIME_DIR !== "") {
-    return socketDirectory(0, env);
-  }
+export function clientUid(): number {
   let uid: number | null = null;
   try {
     uid = Deno.uid();
   } catch (error) {
     throw new Error(
-      "XDG_RUNTIME_DIR is not set, and finding the socket directory needs the user id: run with --allow-sys=uid, or pass --socket-dir",
+      "checking the socket directory needs the user id: run with --allow-sys=uid",
       { cause: error },
     );
   }
-  if (uid === null) throw new Error("cannot tell the user id on this system: pass --socket-dir");
-  return socketDirectory(uid, env);
+  if (uid === null) throw new Error("cannot tell the user id on this system");
+  return uid;
+}
+
+/**
+ * The socket directory for a client (`crownmcp`, `crowndev`) running as `uid`, resolved as
+ * apps resolve it.
+ */
+export function clientSocketDirectory(uid: number): string {
+  return socketDirectory(uid, socketEnv());
 }

@@ -13,6 +13,7 @@
 import * as net from "node:net";
 import { dirname } from "node:path";
 import { getuid, peerCredentials } from "../../ffi/mod.ts";
+import { isOutOfDescriptors, probeListener } from "./accept_probe.ts";
 import type { AccessGate } from "./gate.ts";
 import type { SemanticHost } from "./host.ts";
 import { LineTransport, readFirstLine } from "./line_transport.ts";
@@ -28,25 +29,17 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "./sdk.ts";
-import { prepareSocketDirectory } from "./socket_dir.ts";
+import { type FileIdentity, fileIdentity, prepareSocketDirectory } from "./socket_dir.ts";
 import { callTool } from "./tool_calls.ts";
 import { appToolDefinition, BUILTIN_TOOLS } from "./tool_defs.ts";
+import { RefusalLog } from "./refusal_log.ts";
 import { RESOURCE_DATA_NOTE } from "./untrusted.ts";
 
 /** The version the server reports. */
 export const SERVER_VERSION = "0.1.0";
 
-/** How often the server checks that its socket file still exists, in milliseconds. */
+/** How often the server checks that its socket file is still the one it made, in milliseconds. */
 export const SOCKET_CHECK_MS = 2000;
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The resources every app offers. */
 export const RESOURCES = [
@@ -71,6 +64,31 @@ export const RESOURCES = [
   },
 ] as const;
 
+/**
+ * How many connections an app's server holds at once unless told otherwise (open ones,
+ * and ones not yet past the gate). Past it a connection of the app's own user gets a
+ * JSON-RPC error line saying so and is closed; anyone else's is closed without a word.
+ */
+export const MAX_CONNECTIONS = 256;
+
+/** The message a connection of the app's own user gets past `maxConnections`. */
+export function tooManyConnectionsMessage(max: number): string {
+  return `Too many connections: this app serves at most ${max} at once; close one and connect again`;
+}
+
+/**
+ * How many connections must have been open at once before closing ones makes the server
+ * check that it still accepts: a listener stops accepting only when the process runs out of
+ * descriptors, which takes many connections.
+ */
+const PROBE_AFTER_CONNECTIONS = 8;
+
+/** How long after a connection closes the server checks that it still accepts, in ms. */
+const PROBE_DELAY_MS = 250;
+
+/** The longest wait between two tries to listen again while descriptors are short, in ms. */
+const PROBE_BACKOFF_MAX_MS = 8000;
+
 /** What an `McpServer` is made with. */
 export interface McpServerOptions {
   /** The app the server serves. */
@@ -85,11 +103,30 @@ export interface McpServerOptions {
   uid?: number;
   /** Where log lines go; standard error by default. */
   log?: (line: string) => void;
+  /**
+   * The most connections held at once, `MAX_CONNECTIONS` (256) by default. Keep it well
+   * under the process's descriptor limit (`ulimit -n`).
+   */
+  maxConnections?: number;
+  /**
+   * The least time between two summary lines of refused connections, in milliseconds: a
+   * minute by default (the first few refusals are logged one by one).
+   */
+  refusalSummaryMs?: number;
 }
 
 interface Session {
   server: Server;
   subscriptions: Set<string>;
+}
+
+/** Runs a request handler's work and tells the transport when it has ended. */
+function held<T>(
+  transport: LineTransport,
+  extra: { requestId: unknown },
+  work: () => T | Promise<T>,
+): Promise<T> {
+  return transport.holdUntilSettled(extra.requestId, (async () => await work())());
 }
 
 function socketDescriptor(socket: net.Socket): number | undefined {
@@ -113,9 +150,21 @@ export class McpServer {
   #server: net.Server | null = null;
   #socketCheck: ReturnType<typeof setInterval> | undefined;
   #relistening = false;
+  /** The device and inode of the socket file this server made last. */
+  #socketIdentity: FileIdentity | null = null;
+  /** The last reason the socket could not be made again, logged once while it lasts. */
+  #socketProblem = "";
   #ownUid = -1;
   readonly #retired: net.Server[] = [];
   #stopped = false;
+  readonly #maxConnections: number;
+  readonly #refusals: RefusalLog;
+  /** Connections accepted so far, by every listener. */
+  #accepted = 0;
+  /** The most connections held at once since the server last checked that it accepts. */
+  #peakConnections = 0;
+  #probeTimer: ReturnType<typeof setTimeout> | undefined;
+  #probeBackoffMs = PROBE_DELAY_MS;
 
   /** Makes a server; `start()` listens. */
   constructor(options: McpServerOptions) {
@@ -125,6 +174,12 @@ export class McpServer {
     this.#name = options.name ?? "crownui-app";
     this.#uid = options.uid;
     this.#log = options.log ?? ((line) => console.error(line));
+    const max = options.maxConnections ?? MAX_CONNECTIONS;
+    if (!Number.isInteger(max) || max < 1) {
+      throw new RangeError(`maxConnections must be a positive integer, got ${max}`);
+    }
+    this.#maxConnections = max;
+    this.#refusals = new RefusalLog(this.#log, options.refusalSummaryMs);
   }
 
   /** How many connections are being served. */
@@ -154,6 +209,7 @@ export class McpServer {
   /** Listens on the socket path and sets its mode to 0600. */
   async #listen(): Promise<net.Server> {
     const server = net.createServer({ pauseOnConnect: true }, (socket) => {
+      this.#accepted++;
       // A throwing gate or log function of an embedder must not take the app down.
       this.#accept(socket).catch((error) => {
         socket.destroy();
@@ -172,35 +228,51 @@ export class McpServer {
       });
     });
     Deno.chmodSync(this.socketPath, 0o600);
+    this.#socketIdentity = fileIdentity(this.socketPath);
     server.on("error", (error) => this.#log(`MCP server error: ${error.message}`));
     return server;
   }
 
   /**
-   * Checks now and then that the socket file is still there. Someone deleting it (a cleanup
-   * of the runtime directory, a mistaken rm) would leave the app reachable by nobody; the
-   * server then listens again at the same path, in the same checked directory, and says so.
-   * Connections already open are not touched.
+   * Checks now and then that the socket path still names the socket file this server made
+   * (same device and inode), not merely that something is there. Someone deleting it (a
+   * cleanup of the runtime directory, a mistaken rm) would leave the app reachable by nobody,
+   * and a directory renamed away and replaced would leave a stranger's socket in its place;
+   * the server then checks the directory again (ancestors included) and listens again at the
+   * same path, and says so. A directory that is no longer safe is refused (CUI0408, logged once
+   * per reason) and looked at again on the next check. Connections already open are not
+   * touched.
    */
   #watchSocket(): void {
     const timer = setInterval(async () => {
-      if (this.#stopped || this.#relistening || exists(this.socketPath)) return;
+      if (this.#stopped || this.#relistening) return;
+      const now = fileIdentity(this.socketPath);
+      const made = this.#socketIdentity;
+      if (now !== null && made !== null && now.dev === made.dev && now.ino === made.ino) return;
       this.#relistening = true;
       const old = this.#server;
       try {
         prepareSocketDirectory(dirname(this.socketPath), this.#uid ?? getuid());
+        // Whatever is there now is not ours, in a directory only we can write to: replace it.
+        if (now !== null) Deno.removeSync(this.socketPath);
         // The old listener stays open until stop(): it is bound to a file nobody can reach
         // any more, and closing it now would remove the new socket file at the same path (and
         // wait for its connections).
+        const fresh = await this.#listen();
         if (old !== null) this.#retired.push(old);
-        this.#server = await this.#listen();
-        this.#log(`MCP server socket ${this.socketPath} was removed; listening there again`);
-      } catch (error) {
+        this.#server = fresh;
+        this.#socketProblem = "";
         this.#log(
-          `MCP server socket ${this.socketPath} was removed and cannot be made again: ${
-            (error as Error).message
-          }`,
+          `MCP server socket ${this.socketPath} was ${
+            now === null ? "removed" : "replaced"
+          }; listening there again`,
         );
+      } catch (error) {
+        const problem = `CUI0408 MCP server socket ${this.socketPath} was ${
+          now === null ? "removed" : "replaced"
+        } and cannot be made again: ${(error as Error).message}`;
+        if (problem !== this.#socketProblem) this.#log(problem);
+        this.#socketProblem = problem;
       } finally {
         this.#relistening = false;
       }
@@ -211,7 +283,11 @@ export class McpServer {
 
   async #accept(socket: net.Socket): Promise<void> {
     this.#sockets.add(socket);
-    socket.on("close", () => this.#sockets.delete(socket));
+    this.#peakConnections = Math.max(this.#peakConnections, this.#sockets.size);
+    socket.on("close", () => {
+      this.#sockets.delete(socket);
+      this.#connectionClosed();
+    });
     socket.on("error", () => {}); // a vanished peer; "close" follows
     if (this.#stopped) {
       socket.destroy();
@@ -229,6 +305,25 @@ export class McpServer {
       socket.destroy();
       return;
     }
+    const who = `pid ${credentials.pid} uid ${credentials.uid}`;
+    if (
+      this.#gate.credentialsOnly === true &&
+      !this.#gate.allows({ ...credentials, token: undefined })
+    ) {
+      // Decided from the kernel's word alone: not one byte of the peer's is read.
+      this.#refusals.refused(
+        `refused a connection from ${who}: ${this.#gate.name} did not allow it`,
+      );
+      socket.destroy();
+      return;
+    }
+    if (this.#sockets.size > this.#maxConnections) {
+      this.#refuseOverLimit(socket, credentials.uid === this.#ownUid);
+      this.#refusals.refused(
+        `refused a connection from ${who}: too many connections (at most ${this.#maxConnections})`,
+      );
+      return;
+    }
     const first = await readFirstLine(socket);
     if (first.line === null && first.bytes.length === 0 && credentials.uid === this.#ownUid) {
       // Our own user hung up without a word: a liveness check by crownmcp or crowndev, not an
@@ -243,8 +338,8 @@ export class McpServer {
       initial = first.rest;
     }
     if (!this.#gate.allows({ ...credentials, token })) {
-      this.#log(
-        `refused a connection from pid ${credentials.pid} uid ${credentials.uid}: ${this.#gate.name} did not allow it`,
+      this.#refusals.refused(
+        `refused a connection from ${who}: ${this.#gate.name} did not allow it`,
       );
       socket.destroy();
       return;
@@ -253,12 +348,13 @@ export class McpServer {
       socket.destroy();
       return;
     }
-    const session: Session = { server: this.#makeServer(), subscriptions: new Set() };
+    const transport = new LineTransport(socket, initial);
+    const session: Session = { server: this.#makeServer(transport), subscriptions: new Set() };
     this.#sessions.add(session);
     session.server.onclose = () => this.#sessions.delete(session);
-    this.#wireResources(session);
+    this.#wireResources(session, transport);
     try {
-      await session.server.connect(new LineTransport(socket, initial));
+      await session.server.connect(transport);
     } catch (error) {
       this.#log(`MCP connection failed: ${(error as Error).message}`);
       this.#sessions.delete(session);
@@ -266,7 +362,97 @@ export class McpServer {
     }
   }
 
-  #makeServer(): Server {
+  /**
+   * Turns away a connection past `maxConnections`: the app's own user is told why in a
+   * JSON-RPC error line, anyone else learns nothing.
+   */
+  #refuseOverLimit(socket: net.Socket, ownUser: boolean): void {
+    if (!ownUser) {
+      socket.destroy();
+      return;
+    }
+    const error = {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: tooManyConnectionsMessage(this.#maxConnections) },
+    };
+    socket.end(JSON.stringify(error) + "\n");
+    // Give the line a moment to leave, then make sure the socket is gone.
+    const timer = setTimeout(() => socket.destroy(), 200);
+    socket.once("close", () => clearTimeout(timer));
+  }
+
+  /**
+   * After connections close, checks (soon, once) that the listener still accepts, when many
+   * were open: running out of descriptors stops `node:net`'s accept loop for good, silently.
+   */
+  #connectionClosed(): void {
+    if (this.#stopped || this.#probeTimer !== undefined) return;
+    if (this.#peakConnections < PROBE_AFTER_CONNECTIONS) return;
+    this.#scheduleProbe(PROBE_DELAY_MS);
+  }
+
+  #scheduleProbe(delayMs: number): void {
+    const timer = setTimeout(() => this.#probe(), delayMs);
+    Deno.unrefTimer(timer); // never the reason the app stays alive
+    this.#probeTimer = timer;
+  }
+
+  /** Probes the listener; listens again when it has stopped, retrying with backoff. */
+  async #probe(): Promise<void> {
+    this.#peakConnections = this.#sockets.size;
+    let retry = false;
+    try {
+      const result = await probeListener(this.socketPath, () => this.#accepted);
+      if (result === "stalled") retry = !(await this.#listenAgain());
+      else retry = result === "out of descriptors";
+    } catch (error) {
+      this.#log(
+        `MCP server could not check that it accepts connections: ${(error as Error).message}`,
+      );
+    }
+    this.#probeTimer = undefined;
+    if (this.#stopped) return;
+    if (retry) {
+      this.#scheduleProbe(this.#probeBackoffMs);
+      this.#probeBackoffMs = Math.min(this.#probeBackoffMs * 2, PROBE_BACKOFF_MAX_MS);
+    } else {
+      this.#probeBackoffMs = PROBE_DELAY_MS;
+    }
+  }
+
+  /**
+   * Replaces a listener that stopped accepting with a new one at the same path. Returns
+   * false when it could not (descriptors still short): the caller tries again later.
+   */
+  async #listenAgain(): Promise<boolean> {
+    if (this.#relistening || this.#stopped) return true; // the socket watchdog is at it
+    this.#relistening = true;
+    try {
+      // Closing it removes its socket file; its own connections are not touched.
+      this.#server?.close();
+      this.#server = null;
+      try {
+        Deno.removeSync(this.socketPath);
+      } catch {
+        // Already removed by close.
+      }
+      this.#server = await this.#listen();
+      this.#log(
+        `MCP server had stopped accepting connections (the process ran out of file descriptors); listening again at ${this.socketPath}`,
+      );
+      return true;
+    } catch (error) {
+      if (!isOutOfDescriptors(error)) {
+        this.#log(`MCP server cannot listen again: ${(error as Error).message}`);
+      }
+      return false;
+    } finally {
+      this.#relistening = false;
+    }
+  }
+
+  #makeServer(transport: LineTransport): Server {
     const server = new Server(
       { name: this.#name, version: SERVER_VERSION },
       {
@@ -284,30 +470,52 @@ export class McpServer {
     }));
     server.setRequestHandler(
       CallToolRequestSchema,
-      (request) => callTool(host, this.#bucket, request.params.name, request.params.arguments),
+      (request, extra) =>
+        // The signal aborts on notifications/cancelled and when the connection closes: a
+        // pending ui_wait then ends at once. A cancelled call keeps its place in the
+        // connection's window until it has ended (held).
+        held(
+          transport,
+          extra,
+          () =>
+            callTool(
+              host,
+              this.#bucket,
+              request.params.name,
+              request.params.arguments,
+              extra.signal,
+            ),
+        ),
     );
     return server;
   }
 
-  #wireResources(session: Session): void {
+  #wireResources(session: Session, transport: LineTransport): void {
     const { server } = session;
     const host = this.#host;
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...RESOURCES] }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-      const uri = request.params.uri;
-      const contents = (mimeType: string, text: string) => ({
-        contents: [{ uri, mimeType, text }],
-      });
-      switch (uri) {
-        case "ui://tree":
-          return contents("text/plain", host.treeText().tree);
-        case "ui://tree.json":
-          return contents("application/json", JSON.stringify(host.treeJson()));
-        case "inspect://snapshot":
-          return contents("application/json", JSON.stringify(await host.inspect()));
-      }
-      throw new McpError(ErrorCode.InvalidParams, `unknown resource ${uri}: see resources/list`);
-    });
+    server.setRequestHandler(
+      ReadResourceRequestSchema,
+      (request, extra) =>
+        held(transport, extra, async () => {
+          const uri = request.params.uri;
+          const contents = (mimeType: string, text: string) => ({
+            contents: [{ uri, mimeType, text }],
+          });
+          switch (uri) {
+            case "ui://tree":
+              return contents("text/plain", host.treeText().tree);
+            case "ui://tree.json":
+              return contents("application/json", JSON.stringify(host.treeJson()));
+            case "inspect://snapshot":
+              return contents("application/json", JSON.stringify(await host.inspect()));
+          }
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `unknown resource ${uri}: see resources/list`,
+          );
+        }),
+    );
     const known = new Set<string>(RESOURCES.map((resource) => resource.uri));
     server.setRequestHandler(SubscribeRequestSchema, (request) => {
       if (!known.has(request.params.uri)) {
@@ -339,6 +547,8 @@ export class McpServer {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#socketCheck);
+    clearTimeout(this.#probeTimer);
+    this.#refusals.close();
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     const server = this.#server;
     for (const session of this.#sessions) await session.server.close().catch(() => {});
