@@ -2,19 +2,22 @@
  * The CrownOS agent access protocol against the reference compositor, with the counter
  * example as a real process: ask first, start on grant, stay off on denial, stop on revoke,
  * start again on a new grant, screenshots through the compositor, and consent failing
- * closed when the compositor cannot be reached or talks nonsense.
+ * closed when the compositor cannot be reached, talks nonsense or cannot be identified.
+ * (A compositor of another user, flapping consent and screenshots that are not PNGs are in
+ * `tests/reliability/compositor_attack_test.ts`.)
  */
 
 import assert from "node:assert/strict";
+import * as net from "node:net";
 import { connectToApp } from "../runtime/agent/client.ts";
-import { ACCESS_REASON } from "../runtime/agent/compositor.ts";
+import { ACCESS_REASON, compositorRefusal } from "../runtime/agent/compositor.ts";
 import {
   type AccessRequestMessage,
   type Decision,
   ReferenceCompositor,
   TINY_PNG,
 } from "../examples/reference_compositor.ts";
-import { exists, makeRuntimeDir, startApp } from "./_app_process.ts";
+import { exists, makeRuntimeDir, SERVER_FLAGS, startApp } from "./_app_process.ts";
 
 const COUNTER = new URL("../examples/counter.ts", import.meta.url).pathname;
 const LISTENING = /^MCP server listening (.+)$/;
@@ -195,4 +198,63 @@ Deno.test("agent access: a compositor that answers nonsense fails closed", async
       await app.exit();
     }
   });
+});
+
+Deno.test("agent access: a compositor that cannot be identified (no FFI) fails closed", async () => {
+  await withCompositor(() => "grant", [], async ({ compositor, runtimeDir, accessPath }) => {
+    const app = startApp(COUNTER, {
+      env: { XDG_RUNTIME_DIR: runtimeDir, CROWNOS_AGENT_ACCESS: accessPath },
+      flags: SERVER_FLAGS.filter((flag) => flag !== "--allow-ffi"),
+    });
+    try {
+      await app.waitFor(
+        /^CUI0408 MCP server off: agent access failed: cannot tell who runs the compositor at .*: cannot read peer credentials without FFI: run with --allow-ffi$/,
+      );
+      assert.deepEqual(compositor.requests, [], "the app said nothing to it");
+      assert.ok(!exists(`${runtimeDir}/crownui/counter-${app.pid}.sock`));
+    } finally {
+      app.kill();
+      await app.exit();
+    }
+  });
+});
+
+Deno.test("compositorRefusal() trusts the user and root, and nothing it cannot read", async () => {
+  const runtimeDir = await makeRuntimeDir();
+  const path = `${runtimeDir}/peer.sock`;
+  const server = net.createServer((socket) => socket.on("error", () => {}));
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  const socket = net.createConnection(path);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", resolve);
+      socket.once("error", reject);
+    });
+    const self = Deno.uid()!;
+    assert.equal(compositorRefusal(socket, path, () => self), null);
+    if (self === 0) {
+      assert.equal(compositorRefusal(socket, path, () => 4242), null, "root is trusted");
+    } else {
+      assert.equal(
+        compositorRefusal(socket, path, () => self + 1),
+        `the compositor at ${path} runs as uid ${self}, which is neither this user (uid ${
+          self + 1
+        }) nor root`,
+      );
+    }
+    assert.equal(
+      compositorRefusal(socket, path, () => {
+        throw new Error("no getuid here");
+      }),
+      `cannot tell who runs the compositor at ${path}: no getuid here`,
+    );
+    assert.equal(
+      compositorRefusal(new net.Socket(), path),
+      `cannot tell who runs the compositor at ${path}: the connection has no file descriptor`,
+    );
+  } finally {
+    socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+    await Deno.remove(runtimeDir, { recursive: true });
+  }
 });

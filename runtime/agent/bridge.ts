@@ -49,7 +49,15 @@ function removeQuietly(path: string): void {
   }
 }
 
-/** Runs the server worker for one app, and restarts it on each new grant. */
+/** How long a start may take before the next start or stop stops waiting for it, in ms. */
+const START_TIMEOUT_MS = 10_000;
+
+/**
+ * Runs the server worker for one app, and restarts it on each new grant. Starts and stops
+ * take turns (`#inTurn`): a start waits until the previous server has stopped and its worker
+ * is terminated, so at most one worker is alive at any time, and a burst of grants and
+ * revocations from the compositor is folded into one step that follows its last message.
+ */
 class AgentBridge implements Agent {
   readonly ready: Promise<void>;
   readonly #app: App;
@@ -59,6 +67,16 @@ class AgentBridge implements Agent {
   #access: AgentAccessClient | null = null;
   #screenshots = false;
   #stopped = false;
+  /** The compositor's last word: true after a grant, false after anything else. */
+  #granted = false;
+  /** What to log when the compositor's last word stops a running server. */
+  #offNote: string | null = null;
+  /** The end of the last start or stop; the next one waits for it. */
+  #serverTurn: Promise<void> = Promise.resolve();
+  /** The consent step queued that has not yet read `#granted`: later messages join it. */
+  #consentStep: Promise<void> | null = null;
+  /** Ends the wait of the start under way (the worker listens, failed, or died). */
+  #startAnswered: (() => void) | null = null;
   #unsubscribe: (() => void)[] = [];
   #markReady!: () => void;
   readonly #cleanupOnExit = (event: Event) => {
@@ -82,7 +100,7 @@ class AgentBridge implements Agent {
   begin(): void {
     const accessPath = accessSocket();
     if (accessPath === undefined) {
-      this.#startServer(); // no compositor to ask: start at once
+      this.#inTurn(() => this.#startServer()); // no compositor to ask: start at once
       return;
     }
     const { title, appId } = this.#settings;
@@ -91,22 +109,20 @@ class AgentBridge implements Agent {
       { app_id: appId ?? socketNameFor(title), title, pid: Deno.pid },
       {
         granted: (capabilities) => {
+          this.#granted = true;
           this.#screenshots = capabilities.includes("screenshot");
-          if (this.#worker !== null) {
-            this.#post({ type: "screenshots", available: this.#screenshots });
-          } else this.#startServer();
+          this.#followConsent();
         },
         denied: () => {
           log("agent access denied by the compositor: the MCP server stays off");
-          this.#stopServer().finally(() => this.#markReady());
+          this.#withdraw(null).then(() => this.#markReady());
         },
         revoked: () => {
-          log("agent access revoked by the compositor: MCP server stopped");
-          this.#stopServer();
+          this.#withdraw("agent access revoked by the compositor: MCP server stopped");
         },
         failed: (reason) => {
           log(`${START_FAILURE_CODE} MCP server off: agent access failed: ${reason}`);
-          this.#stopServer().finally(() => this.#markReady());
+          this.#withdraw(null).then(() => this.#markReady());
         },
       },
     );
@@ -117,26 +133,75 @@ class AgentBridge implements Agent {
     this.#worker?.postMessage(message);
   }
 
-  #startServer(): void {
-    if (this.#stopped || this.#worker !== null) return;
+  /** Runs `step` once every start and stop queued before it has ended. Never rejects. */
+  #inTurn(step: () => void | Promise<void>): Promise<void> {
+    this.#serverTurn = this.#serverTurn.then(step).catch((error) => {
+      log(`${START_FAILURE_CODE} MCP server failed: ${(error as Error).message}`);
+    });
+    return this.#serverTurn;
+  }
+
+  /** Takes consent away; `note` is logged if that stops a running server. */
+  #withdraw(note: string | null): Promise<void> {
+    this.#granted = false;
+    this.#offNote = note;
+    return this.#followConsent();
+  }
+
+  /**
+   * Brings the server in line with the compositor's last word once the start or stop under
+   * way has ended. Messages that arrive before the step reads `#granted` join it, so a burst
+   * costs at most a stop and a start, whatever its length.
+   */
+  #followConsent(): Promise<void> {
+    this.#consentStep ??= this.#inTurn(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0)); // let the rest of a burst in
+      this.#consentStep = null;
+      if (this.#granted) {
+        if (this.#worker === null) await this.#startServer();
+        else this.#post({ type: "screenshots", available: this.#screenshots });
+      } else if (this.#worker !== null) {
+        if (this.#offNote !== null) log(this.#offNote);
+        await this.#stopServer();
+      }
+    });
+    return this.#consentStep;
+  }
+
+  /** Ends the wait of the start under way. */
+  #answerStart(): void {
+    this.#startAnswered?.();
+    this.#startAnswered = null;
+  }
+
+  /** A worker that failed is stopped in its turn, unless another has replaced it by then. */
+  #workerFailed(worker: Worker): void {
+    this.#answerStart();
+    this.#inTurn(() => this.#stopServer(worker)).then(() => this.#markReady());
+  }
+
+  /** Starts the server worker; settles once it listens or has failed (or gives up waiting). */
+  #startServer(): Promise<void> {
+    if (this.#stopped || this.#worker !== null) return Promise.resolve();
     const app = this.#app;
     try {
       const directory = socketDirectory(getuid(), socketEnv());
       this.#socketPath = socketPathFor(directory, this.#settings.title, Deno.pid);
       const worker = new Worker(new URL("./server_worker.ts", import.meta.url), { type: "module" });
       this.#worker = worker;
-      worker.onmessage = (event: MessageEvent<FromWorker>) => this.#receive(event.data);
+      worker.onmessage = (event: MessageEvent<FromWorker>) => this.#receive(worker, event.data);
       worker.onerror = (event) => {
         event.preventDefault();
         log(`${START_FAILURE_CODE} MCP server failed: ${event.message}`);
-        this.#stopServer().finally(() => this.#markReady());
+        this.#workerFailed(worker);
       };
     } catch (error) {
       log(`${START_FAILURE_CODE} MCP server failed to start: ${(error as Error).message}`);
       this.#worker = null;
       this.#markReady();
-      return;
+      return Promise.resolve();
     }
+    const answered = new Promise<void>((resolve) => (this.#startAnswered = resolve));
     this.#unsubscribe.push(
       app.onTreeUpdate((update) => this.#post({ type: "tree", update })),
       app.tools.onChange(() =>
@@ -151,17 +216,21 @@ class AgentBridge implements Agent {
       tools: app.tools.list().map(toolInfo),
       screenshots: this.#screenshots,
     });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, START_TIMEOUT_MS)));
+    return Promise.race([answered, gaveUp]).finally(() => clearTimeout(timer));
   }
 
-  #receive(message: FromWorker): void {
+  #receive(worker: Worker, message: FromWorker): void {
     switch (message.type) {
       case "listening":
         log(`MCP server listening ${message.path}`);
+        this.#answerStart();
         this.#markReady();
         return;
       case "failed":
         log(`${START_FAILURE_CODE} MCP server failed to start: ${message.reason}`);
-        this.#stopServer().finally(() => this.#markReady());
+        this.#workerFailed(worker);
         return;
       case "log":
         log(message.line);
@@ -208,7 +277,7 @@ class AgentBridge implements Agent {
           if (app.framePending) app.frame();
           return { ok: true, value: inspectSnapshot(app) };
         case "screenshot":
-          if (this.#access === null || !this.#screenshots) {
+          if (this.#access === null || !this.#granted || !this.#screenshots) {
             return {
               ok: false,
               kind: "unsupported",
@@ -227,10 +296,12 @@ class AgentBridge implements Agent {
     }
   }
 
-  async #stopServer(): Promise<void> {
+  /** Stops the running server (only if it is still `only`, when given) and ends its worker. */
+  async #stopServer(only?: Worker): Promise<void> {
+    const worker = this.#worker;
+    if (only !== undefined && worker !== only) return; // stopped or replaced meanwhile
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#unsubscribe = [];
-    const worker = this.#worker;
     this.#worker = null;
     if (worker !== null) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -252,7 +323,7 @@ class AgentBridge implements Agent {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#access?.close();
-    await this.#stopServer();
+    await this.#inTurn(() => this.#stopServer());
     this.#socketPath = null;
     globalThis.removeEventListener("unload", this.#cleanupOnExit);
     globalThis.removeEventListener("error", this.#cleanupOnExit);

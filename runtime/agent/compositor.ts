@@ -5,14 +5,19 @@
  * `granted` (with capabilities), `denied`, and later perhaps `revoked` and `granted` again.
  * With the `screenshot` capability the app can ask for PNGs of its window.
  *
- * Consent fails closed: an unreachable socket, a closed connection or a message that makes
- * no sense all leave the server off.
+ * Consent fails closed: an unreachable socket, a compositor that runs as neither the user
+ * nor root (by the kernel's peer credentials, checked before the app says a word), a closed
+ * connection or a message that makes no sense all leave the server off. A screenshot whose
+ * data is not a PNG is an error for that request only.
  *
  * @module
  */
 
 import * as net from "node:net";
+import { getuid } from "../../ffi/mod.ts";
 import { LineSplitter } from "./line_transport.ts";
+import { checkPng } from "./png.ts";
+import { socketPeer } from "./socket_peer.ts";
 
 /** The reason the app gives the user. */
 export const ACCESS_REASON = "Let AI agents read and operate this app's UI over MCP";
@@ -36,6 +41,27 @@ export interface AccessEvents {
 /** How long a screenshot may take, in milliseconds. */
 export const SCREENSHOT_TIMEOUT_MS = 5000;
 
+/**
+ * Why the compositor at the other end of `socket` may not be trusted with consent, or `null`
+ * when it runs as `ownUid` or as root. Credentials that cannot be read are a refusal too.
+ */
+export function compositorRefusal(
+  socket: net.Socket,
+  path: string,
+  ownUid: () => number = getuid,
+): string | null {
+  let peerUid: number;
+  let uid: number;
+  try {
+    peerUid = socketPeer(socket).uid;
+    uid = ownUid();
+  } catch (error) {
+    return `cannot tell who runs the compositor at ${path}: ${(error as Error).message}`;
+  }
+  if (peerUid === uid || peerUid === 0) return null;
+  return `the compositor at ${path} runs as uid ${peerUid}, which is neither this user (uid ${uid}) nor root`;
+}
+
 /** A connection to the compositor's agent access socket. */
 export class AgentAccessClient {
   readonly #path: string;
@@ -45,6 +71,7 @@ export class AgentAccessClient {
   #socket: net.Socket | null = null;
   #nextScreenshot = 1;
   #closed = false;
+  #trusted = false;
 
   /**
    * @param path the compositor's socket
@@ -63,11 +90,17 @@ export class AgentAccessClient {
     this.#socket = socket;
     const splitter = new LineSplitter(64 * 1024 * 1024);
     socket.on("connect", () => {
+      // Before the app tells it anything: someone else's socket must not hear who we are,
+      // let alone grant consent or see screenshot requests.
+      const refusal = compositorRefusal(socket, this.#path);
+      if (refusal !== null) return this.#fail(refusal);
+      this.#trusted = true;
       socket.write(
         JSON.stringify({ type: "request", ...this.#request, reason: ACCESS_REASON }) + "\n",
       );
     });
     socket.on("data", (chunk: Uint8Array) => {
+      if (!this.#trusted) return; // nothing counts before the peer check
       const lines = splitter.push(chunk);
       if (lines === "overflow") return this.#fail("the compositor sent a line that is too long");
       for (const line of lines) this.#receive(line.toString("utf8"));
@@ -106,8 +139,15 @@ export class AgentAccessClient {
           : undefined;
         if (pending === undefined) return;
         this.#screenshots.delete(message.id as number);
-        if (typeof message.png === "string") pending.resolve(message.png);
-        else pending.reject(new Error("the compositor sent a screenshot without a png"));
+        if (typeof message.png !== "string") {
+          pending.reject(new Error("the compositor sent a screenshot without a png"));
+          return;
+        }
+        try {
+          pending.resolve(checkPng(message.png, "the compositor sent a screenshot"));
+        } catch (error) {
+          pending.reject(error as Error);
+        }
         return;
       }
       default:
