@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { getuid } from "../../ffi/mod.ts";
+import * as net from "node:net";
 import {
+  checkSocketDirectory,
+  checkSocketFile,
+  fileIdentity,
   parseSocketFileName,
   prepareSocketDirectory,
   socketDirectory,
@@ -227,6 +231,117 @@ Deno.test("prepareSocketDirectory()", async (t) => {
       assert.match(refusal(file, uid).message, /is not a directory/);
     });
   } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("checkSocketDirectory() checks every directory above the socket directory", async (t) => {
+  const uid = getuid();
+  const root = await tempDir();
+  const refusedBy = (directory: string): SocketDirectoryError => {
+    try {
+      checkSocketDirectory(directory, uid);
+    } catch (error) {
+      assert.ok(error instanceof SocketDirectoryError, `not a SocketDirectoryError: ${error}`);
+      return error;
+    }
+    assert.fail(`checkSocketDirectory(${directory}) accepted it`);
+  };
+  try {
+    await t.step("checkSocketDirectory() refuses a parent writable by others", () => {
+      for (const mode of [0o777, 0o775, 0o757]) {
+        const parent = join(root, `open-${mode.toString(8)}`);
+        const directory = join(parent, "crownui");
+        prepareSocketDirectory(directory, uid);
+        Deno.chmodSync(parent, mode);
+        const error = refusedBy(directory);
+        assert.equal(error.path, directory);
+        assert.equal(
+          error.reason,
+          `is inside ${parent}, which has mode 0${
+            mode.toString(8)
+          }: writable by others without the sticky bit, so the socket directory could be replaced`,
+        );
+        assert.throws(() => prepareSocketDirectory(directory, uid), SocketDirectoryError);
+      }
+    });
+
+    await t.step("checkSocketDirectory() accepts a sticky parent such as /tmp", () => {
+      const parent = join(root, "sticky");
+      const directory = join(parent, "crownui");
+      prepareSocketDirectory(directory, uid);
+      Deno.chmodSync(parent, 0o1777);
+      checkSocketDirectory(directory, uid);
+    });
+
+    await t.step("checkSocketDirectory() refuses a parent another uid owns", () => {
+      const parent = join(root, "foreign-parent");
+      const directory = join(parent, "crownui");
+      prepareSocketDirectory(directory, uid);
+      Deno.chownSync(parent, 65534, 65534);
+      assert.match(
+        refusedBy(directory).reason,
+        new RegExp(`which belongs to uid 65534: neither root nor this user \\(uid ${uid}\\)`),
+      );
+    });
+
+    await t.step("checkSocketDirectory() checks where a symlinked parent leads", () => {
+      const target = join(root, "open-target");
+      prepareSocketDirectory(join(target, "crownui"), uid);
+      Deno.chmodSync(target, 0o777);
+      const link = join(root, "link-parent");
+      Deno.symlinkSync(target, link);
+      assert.match(refusedBy(join(link, "crownui")).reason, /has mode 0777/);
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("checkSocketFile() and fileIdentity()", async (t) => {
+  const uid = getuid();
+  const root = await tempDir();
+  const path = join(root, "app-1.sock");
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  try {
+    await t.step("checkSocketFile() accepts the user's own socket", () => {
+      checkSocketFile(path, uid);
+    });
+
+    await t.step("checkSocketFile() refuses a socket another uid owns", () => {
+      assert.throws(() => checkSocketFile(path, uid + 1), (error: unknown) => {
+        assert.ok(error instanceof SocketDirectoryError);
+        assert.equal(
+          error.message,
+          `socket file ${path} belongs to uid ${uid}, not to this user (uid ${uid + 1})`,
+        );
+        return true;
+      });
+    });
+
+    await t.step("checkSocketFile() refuses a symlink to a socket, and a plain file", () => {
+      const link = join(root, "link-2.sock");
+      Deno.symlinkSync(path, link);
+      assert.throws(() => checkSocketFile(link, uid), /socket file .* is a symlink$/);
+      const file = join(root, "file-3.sock");
+      Deno.writeTextFileSync(file, "");
+      assert.throws(() => checkSocketFile(file, uid), /socket file .* is not a socket$/);
+    });
+
+    await t.step("fileIdentity() tells a file from its replacement", () => {
+      const before = fileIdentity(path);
+      assert.notEqual(before, null);
+      assert.deepEqual(fileIdentity(path), before);
+      const moved = join(root, "moved");
+      Deno.renameSync(path, moved);
+      Deno.writeTextFileSync(path, "");
+      assert.notDeepEqual(fileIdentity(path), before);
+      Deno.removeSync(path);
+      assert.equal(fileIdentity(path), null);
+    });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
     await Deno.remove(root, { recursive: true });
   }
 });
