@@ -13,6 +13,10 @@
  *
  * Then answer `y` or `n`, and type `revoke <pid>` or `grant <pid>` later.
  *
+ * An app accepts a compositor only when the kernel says it runs as the app's own user or as
+ * root (so run this as yourself), and it passes a screenshot on to the agent only when the
+ * data is base64 of a PNG.
+ *
  * @module
  */
 

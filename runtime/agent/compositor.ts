@@ -24,17 +24,26 @@ export const ACCESS_REASON = "Let AI agents read and operate this app's UI over 
 
 /** What the app tells the compositor about itself. */
 export interface AccessRequest {
+  /** The app's id (its `AppConfig.appId`, or a name made from its title). */
   app_id: string;
+  /** The window title the user sees. */
   title: string;
+  /** The app's process id. */
   pid: number;
 }
 
 /** What the access client reports. */
 export interface AccessEvents {
+  /** The user allowed agents in, with these capabilities (`screenshot`). */
   granted(capabilities: string[]): void;
+  /** The user said no. */
   denied(): void;
+  /** The user took a grant back. */
   revoked(): void;
-  /** The compositor cannot be reached, closed the connection, or answered nonsense. */
+  /**
+   * The compositor cannot be trusted (its uid is not the user's or root's, or cannot be read),
+   * cannot be reached, closed the connection, or answered nonsense.
+   */
   failed(reason: string): void;
 }
 
@@ -74,6 +83,8 @@ export class AgentAccessClient {
   #trusted = false;
 
   /**
+   * Makes a client; `connect()` starts it.
+   *
    * @param path the compositor's socket
    * @param request who is asking
    * @param events where answers go

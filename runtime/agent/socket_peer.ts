@@ -9,6 +9,8 @@
 import type * as net from "node:net";
 import { type PeerCredentials, peerCredentials } from "../../ffi/mod.ts";
 
+export type { PeerCredentials };
+
 /** The file descriptor of a connected `node:net` socket, or `undefined` when it has none. */
 export function socketDescriptor(socket: net.Socket): number | undefined {
   const handle = (socket as unknown as { _handle?: { fd?: unknown } })._handle;
