@@ -104,7 +104,7 @@ export function notesApp(options: NotesAppOptions = {}): Component {
     );
     const draft = cx.signal(initial.draft, { name: "title being typed" });
     const settingsOpen = cx.signal(false, { name: "settings open" });
-    const password = cx.signal("", { name: "sync password" });
+    const password = cx.secret("", { name: "sync password" });
     const lastSync = cx.signal("Not synced yet", { name: "last sync" });
 
     const addNote = (rt: Rt, title: string): boolean => {

@@ -68,7 +68,11 @@ export class App implements Host, InputEnv {
   readonly root: Element;
   /** The renderer that draws the app's frames. */
   readonly renderer: Renderer;
-  /** Timings of the recent frames (up to `RECENT_FRAMES`), oldest first. */
+  /**
+   * Timings of the recent frames (up to `RECENT_FRAMES`), oldest first. Frames caused by
+   * typing into a secure node (`type_text` or `press_key` on it, and any frame those chain
+   * to) are left out, so inspection cannot time a secret's keystrokes.
+   */
   readonly frames: FrameTiming[] = [];
   readonly #rootOwner: Owner;
   readonly #elements = new WeakMap<SemanticNode, Element>();
@@ -82,6 +86,8 @@ export class App implements Host, InputEnv {
   #frameScheduled = false;
   #frameTimer: ReturnType<typeof setTimeout> | undefined;
   #inFrame = false;
+  /** Set while the frames being run were caused by typing into a secure node. */
+  #secureInput = false;
   #closed = false;
   #quitRequested = false;
   #resolveQuit!: () => void;
@@ -301,17 +307,19 @@ export class App implements Host, InputEnv {
       this.#inFrame = false;
     }
     const end = performance.now();
-    this.frames.push({
-      revision: this.tree.revision,
-      changed: update !== null,
-      effectsMs: afterEffects - start,
-      layoutMs: afterLayout - afterEffects,
-      renderMs: afterRender - afterLayout,
-      totalMs: end - start,
-      at,
-    });
-    if (this.frames.length > RECENT_FRAMES) {
-      this.frames.splice(0, this.frames.length - RECENT_FRAMES);
+    const hidden = this.#secureInput;
+    // A frame the typing chained to (an effect writing a signal) is hidden too.
+    this.#secureInput = hidden && (this.runtime.pending || this.#structureDirty.size > 0);
+    if (!hidden) {
+      this.#recordFrame({
+        revision: this.tree.revision,
+        changed: update !== null,
+        effectsMs: afterEffects - start,
+        layoutMs: afterLayout - afterEffects,
+        renderMs: afterRender - afterLayout,
+        totalMs: end - start,
+        at,
+      });
     }
     if (update !== null) {
       for (const listener of this.#updateListeners) listener(update);
@@ -319,6 +327,13 @@ export class App implements Host, InputEnv {
     // Effects queued by the frame's own work (a binding writing a signal) get a frame too.
     if (this.runtime.pending || this.#structureDirty.size > 0) this.requestFrame();
     return update;
+  }
+
+  #recordFrame(timing: FrameTiming): void {
+    this.frames.push(timing);
+    if (this.frames.length > RECENT_FRAMES) {
+      this.frames.splice(0, this.frames.length - RECENT_FRAMES);
+    }
   }
 
   #focusOpenedOverlay(): void {
@@ -400,10 +415,17 @@ export class App implements Host, InputEnv {
    */
   actOn(element: Element, action: Action, actor: Actor): number {
     if (this.#closed) throw new Error("the app has closed");
+    const typing = action.action === "type_text" || action.action === "press_key";
+    const secureBefore = this.#secureInput;
+    // The frame a keystroke causes would give away its time, to the millisecond.
+    if (typing && element.secure) this.#secureInput = true;
     try {
       performAction(this, element, action, actor);
     } catch (error) {
-      if (error instanceof ActionError) throw error;
+      if (error instanceof ActionError) {
+        this.#secureInput = secureBefore; // refused: no frame follows
+        throw error;
+      }
       this.reportError(error, `the ${action.action} handler`);
     }
     this.frame();

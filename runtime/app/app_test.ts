@@ -2,7 +2,17 @@ import assert from "node:assert/strict";
 import { HeadlessRenderer } from "../render/headless.ts";
 import { render } from "../testing.ts";
 import type { TreeUpdate } from "../semantics/mod.ts";
-import { AppTool, bind, button, column, component, text, View, widget } from "../ui/mod.ts";
+import {
+  AppTool,
+  bind,
+  button,
+  column,
+  component,
+  text,
+  textField,
+  View,
+  widget,
+} from "../ui/mod.ts";
 import { App, RECENT_FRAMES } from "./app.ts";
 import { setLogSink } from "./log.ts";
 import type { Renderer, RenderSource } from "./renderer.ts";
@@ -317,6 +327,57 @@ Deno.test("App.close()", async (t) => {
     await app.act(2, { action: "click" });
     await app.app.quitRequested;
     assert.equal(app.app.closed, false);
+    await app.close();
+  });
+});
+
+Deno.test("App frames: typing into a secure node leaves no frame to time", async (t) => {
+  const form = () =>
+    component((cx) => {
+      const password = cx.secret("", { name: "password" });
+      const title = cx.signal("", { name: "title" });
+      return column(
+        textField({ label: "Title", value: title }),
+        textField({ label: "Password", value: password }).secure(),
+        button("Sync", () => {}).disabled(bind((rt) => password.get(rt) === "")),
+      );
+    });
+
+  await t.step("the person's keys into a secure field add no frame", async () => {
+    const app = await render(form());
+    const field = app.get({ name: "Password" }).id;
+    await app.userAct(field, { action: "click" });
+    const before = app.app.frames.length;
+    for (const key of "hunter2-KEYS") {
+      await app.userAct(field, { action: "type_text", text: key });
+      await app.userAct(field, { action: "press_key", keybind: "ArrowLeft" });
+    }
+    await app.userAct(field, { action: "press_key", keybind: "Backspace" });
+    await app.settle();
+    assert.equal(app.app.frames.length, before);
+    assert.deepEqual(app.snapshot().frames, app.app.frames);
+    await app.close();
+  });
+
+  await t.step("keys into a plain field still add one frame each", async () => {
+    const app = await render(form());
+    const field = app.get({ name: "Title" }).id;
+    const before = app.app.frames.length;
+    for (const key of "abc") await app.userAct(field, { action: "type_text", text: key });
+    assert.equal(app.app.frames.length, before + 3);
+    await app.close();
+  });
+
+  await t.step("an agent's refused keys hide no later frame", async () => {
+    const app = await render(form());
+    const field = app.get({ name: "Password" }).id;
+    await assert.rejects(async () => await app.act(field, { action: "type_text", text: "x" }), {
+      name: "ActionError",
+      kind: "secret",
+    });
+    const before = app.app.frames.length;
+    await app.act(app.get({ name: "Title" }).id, { action: "click" });
+    assert.equal(app.app.frames.length, before + 1);
     await app.close();
   });
 });

@@ -17,7 +17,7 @@ export interface SignalSnapshot {
   name: string | null;
   /** A JSON-safe preview of the value; absent for secret signals. */
   value?: unknown;
-  /** True when the signal feeds a secure node; its value is then never shown. */
+  /** True when the signal was declared secret (`cx.secret()`); its value is then never shown. */
   secret: boolean;
   /** How many bindings, memos and effects follow it now. */
   observers: number;
@@ -33,7 +33,10 @@ export interface InspectSnapshot {
   layout: LayoutEntry[];
   /** The live signals, with their values unless secret. */
   signals: SignalSnapshot[];
-  /** The timings of the recent frames, oldest first. */
+  /**
+   * The timings of the recent frames, oldest first. Frames caused by typing into a secure node
+   * are not among them (see `App.frames`), so a secret's keystrokes cannot be timed.
+   */
   frames: FrameTiming[];
 }
 

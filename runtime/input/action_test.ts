@@ -33,7 +33,7 @@ async function renderForm() {
     level = cx.signal(5, { name: "level" });
     agree = cx.signal(false, { name: "agree" });
     open = cx.signal(false, { name: "open" });
-    secret = cx.signal("", { name: "secret" });
+    secret = cx.secret("", { name: "secret" });
     return column(
       textField({
         label: "Name",

@@ -33,7 +33,7 @@ function app(): Promise<TestApp> {
     component((cx) => {
       const open = cx.signal(false);
       const clicks = cx.signal(0);
-      const secret = cx.signal("", { name: "secret" });
+      const secret = cx.secret("", { name: "secret" });
       const rows = Array.from({ length: 100 }, (_, index) => index);
       return column(
         row(

@@ -61,8 +61,11 @@ export interface SignalNode<T> extends Producer {
   readonly name: string | undefined;
   /** Decides whether a write changed the value. */
   readonly equals: (a: T, b: T) => boolean;
-  /** Set when the value feeds a secure node: inspection then never shows it. */
-  secret: boolean;
+  /**
+   * Declared secret when made (`cx.secret()`, `{ secret: true }`): nothing the runtime outputs
+   * shows its value, and only a secret may feed a secure node.
+   */
+  readonly secret: boolean;
   /** True once its owner was disposed. */
   disposed: boolean;
 }
@@ -191,12 +194,16 @@ export function untracked<T>(fn: () => T): T {
   }
 }
 
-/** Creates a signal node owned by `owner` and registered with its runtime. */
+/**
+ * Creates a signal node owned by `owner` and registered with its runtime. Whether it is
+ * secret is decided here, once: a signal never becomes secret later.
+ */
 export function createSignalNode<T>(
   owner: Owner,
   value: T,
   name?: string,
   equals: (a: T, b: T) => boolean = Object.is,
+  secret = false,
 ): SignalNode<T> {
   const node: SignalNode<T> = {
     value,
@@ -205,7 +212,7 @@ export function createSignalNode<T>(
     equals,
     version: 0,
     observers: new Set(),
-    secret: false,
+    secret,
     disposed: false,
   };
   owner.signals.push(node as SignalNode<unknown>);
@@ -339,16 +346,33 @@ export function disposeConsumer(consumer: Consumer): void {
   consumer.state = DISPOSED;
 }
 
+/** The signals a consumer read on its last run, directly or through memos, split by kind. */
+export interface SignalsRead {
+  /** Signals declared secret. */
+  secret: SignalNode<unknown>[];
+  /** Signals that are not secret. */
+  plain: SignalNode<unknown>[];
+}
+
 /**
- * Marks every signal a consumer read, directly or through memos, as secret. A secure field
- * whose value comes through `bind()` or a memo calls this after each run, so inspection
- * never shows the signals the secret came from.
+ * Lists the signals a consumer read on its last run, following memos to the signals they
+ * read. A secure field uses it to check that its value comes from secrets only.
  */
-export function markSourcesSecret(consumer: Consumer, seen = new Set<Producer>()): void {
+export function signalsRead(consumer: Consumer): SignalsRead {
+  const read: SignalsRead = { secret: [], plain: [] };
+  collectSignalsRead(consumer, read, new Set());
+  return read;
+}
+
+function collectSignalsRead(consumer: Consumer, into: SignalsRead, seen: Set<Producer>): void {
   for (const source of consumer.sources.keys()) {
     if (seen.has(source)) continue;
     seen.add(source);
-    if ("secret" in source) (source as SignalNode<unknown>).secret = true;
-    else if ("sources" in source) markSourcesSecret(source as unknown as Consumer, seen);
+    if ("sources" in source) {
+      collectSignalsRead(source as unknown as Consumer, into, seen);
+    } else {
+      const signal = source as SignalNode<unknown>;
+      (signal.secret ? into.secret : into.plain).push(signal);
+    }
   }
 }

@@ -9,12 +9,13 @@ export {
   type ConsumerState,
   disposeOwner,
   getOwner,
-  markSourcesSecret,
   Owner,
   type Producer,
   ReactiveRuntime,
   runWithOwner,
   type SignalNode,
+  type SignalsRead,
+  signalsRead,
   untracked,
 } from "./graph.ts";
 export { EffectNode, MemoNode } from "./computed.ts";

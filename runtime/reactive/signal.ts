@@ -47,6 +47,11 @@ export interface SignalOptions<T> {
   name?: string;
   /** Decides whether a `set` changed the value; `Object.is` by default. */
   equals?: (a: T, b: T) => boolean;
+  /**
+   * Declares the value secret, for good: inspection, the tree, logs and errors never show it,
+   * and a `.secure()` field may be bound to it. `cx.secret(initial)` sets it.
+   */
+  secret?: boolean;
 }
 
 /**
@@ -58,7 +63,13 @@ export class Signal<T> {
 
   /** Creates a signal owned by `owner`; apps call `cx.signal()` instead. */
   constructor(owner: Owner, initial: T, options: SignalOptions<T> = {}) {
-    this.#node = createSignalNode(owner, initial, options.name, options.equals);
+    this.#node = createSignalNode(
+      owner,
+      initial,
+      options.name,
+      options.equals,
+      options.secret === true,
+    );
   }
 
   /** The name given at creation, if any. */
@@ -96,9 +107,9 @@ export class Signal<T> {
     return fn(readSignal(this.#node));
   }
 
-  /** Marks the value secret: inspection snapshots never show it. */
-  markSecret(): void {
-    this.#node.secret = true;
+  /** True when the signal was declared secret when it was made. */
+  get secret(): boolean {
+    return this.#node.secret;
   }
 }
 

@@ -315,23 +315,28 @@ Deno.test("missing ctx", async (t) => {
   });
 });
 
-Deno.test("Signal.markSecret()", async (t) => {
-  await t.step("marks the signal's node secret for inspection", () => {
+Deno.test("Signal secret option", async (t) => {
+  await t.step("{ secret: true } declares the node secret from the start", () => {
     const { runtime, owner } = setup();
-    const token = new Signal(owner, "s3cr3t", { name: "token" });
+    const token = new Signal(owner, "s3cr3t", { name: "token", secret: true });
     new Signal(owner, "visible", { name: "label" });
     const secretOf = (name: string) =>
       [...runtime.signals].find((node) => node.name === name)?.secret;
-    assert.equal(secretOf("token"), false);
-    token.markSecret();
     assert.equal(secretOf("token"), true);
+    assert.equal(token.secret, true);
     assert.equal(secretOf("label"), false);
+  });
+
+  await t.step("a signal made without it is not secret and cannot become one", () => {
+    const { owner } = setup();
+    const plain = new Signal(owner, "a");
+    assert.equal(plain.secret, false);
+    assert.equal("markSecret" in plain, false);
   });
 
   await t.step("leaves the value readable and writable", () => {
     const { runtime, owner, ctx } = setup();
-    const token = new Signal(owner, "a");
-    token.markSecret();
+    const token = new Signal(owner, "a", { secret: true });
     const seen: string[] = [];
     startEffect(owner, () => void seen.push(token.get(ctx)));
     token.set(ctx, "b");

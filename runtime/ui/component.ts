@@ -47,9 +47,28 @@ export class Cx implements Ctx {
     return this.#host.rt;
   }
 
-  /** Creates a signal owned by the component. */
+  /**
+   * Creates a signal owned by the component. With `{ secret: true }` it is a declared secret,
+   * as `cx.secret()` makes.
+   */
   signal<T>(initial: T, options: SignalOptions<T> = {}): Signal<T> {
     return new Signal(this.#alive("signal"), initial, options);
+  }
+
+  /**
+   * Creates a signal declared secret from the start: nothing the runtime outputs shows its
+   * value (inspection, the tree, logs, errors), mounted or not, and a `.secure()` field may be
+   * bound to it. Reading it to decide another node's state (a button disabled while it is
+   * empty) is allowed.
+   *
+   * @example
+   * ```ts ignore
+   * const password = cx.secret(savedToken, { name: "sync password" });
+   * textField({ label: "Sync password", value: password }).secure();
+   * ```
+   */
+  secret<T>(initial: T, options: Omit<SignalOptions<T>, "secret"> = {}): Signal<T> {
+    return new Signal(this.#alive("secret"), initial, { ...options, secret: true });
   }
 
   /** Creates a memo: a derived value computed on read and cached until its sources change. */

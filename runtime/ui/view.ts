@@ -6,7 +6,7 @@
  * @module
  */
 
-import { EffectNode, markSourcesSecret, Memo, type Owner, Signal } from "../reactive/mod.ts";
+import { EffectNode, Memo, type Owner, Signal, signalsRead } from "../reactive/mod.ts";
 import type { Element, Host } from "./element.ts";
 import type { Rt } from "./rt.ts";
 
@@ -59,31 +59,88 @@ export function isReactive<T>(value: Prop<T>): value is Binding<T> | Signal<T> |
 
 /**
  * Applies a property to an element now and, when it is reactive, again whenever it changes
- * (at the next frame). The follower belongs to `owner` and stops when it is disposed. With
- * `secret`, every signal the value was read from is marked secret after each run.
+ * (at the next frame). The follower belongs to `owner` and stops when it is disposed.
+ *
+ * With `secure` (a `.secure()` widget's value) the value must come from declared secrets
+ * only: a signal made with `cx.secret()`, or a binding or memo that read secrets and nothing
+ * else. Otherwise mounting throws a TypeError that says how to declare it; a later run that
+ * reads something else is reported and not applied. Without `secure`, a property that would
+ * show a secret's value as it is (following a secret signal, or a binding that returns one)
+ * is refused the same way: reading a secret to decide something else stays allowed.
  */
 export function follow<T>(
   context: MountContext,
   value: Prop<T>,
   apply: (value: T) => void,
   where = "a binding",
-  secret = false,
+  secure = false,
 ): void {
   if (!isReactive(value)) {
+    if (secure) {
+      throw secureValueError("pass a signal made with cx.secret(initial) instead of a plain value");
+    }
     apply(value);
     return;
   }
+  if (value instanceof Signal) {
+    if (secure && !value.secret) throw secureValueError(declareHint(value.name));
+    if (!secure && value.secret) throw shownSecretError();
+  }
   const { host } = context;
   const read: (rt: Rt) => T = value instanceof Binding ? value.fn : (rt) => value.get(rt);
+  let refusal: TypeError | null = null;
+  let mounted = false;
   const effect: EffectNode = new EffectNode(
     context.owner,
     () => {
       const current = read(host.rt);
-      if (secret) markSourcesSecret(effect);
-      apply(current);
+      refusal = secure ? notOnlySecrets(effect) : showsSecret(effect, current);
+      if (refusal === null) apply(current);
+      else if (mounted) host.reportError(refusal, where);
     },
     (error) => host.reportError(error, where),
   );
-  if (value instanceof Signal && secret) value.markSecret();
   effect.update();
+  mounted = true;
+  if (refusal !== null) throw refusal;
+}
+
+function secureValueError(detail: string): TypeError {
+  return new TypeError(`a .secure() field's value must be a declared secret: ${detail}`);
+}
+
+function declareHint(name: string | undefined): string {
+  const signal = name === undefined ? "the signal" : `signal ${JSON.stringify(name)}`;
+  return `declare ${signal} with cx.secret(initial) or cx.signal(initial, { secret: true })`;
+}
+
+function shownSecretError(): TypeError {
+  return new TypeError(
+    "a secret's value would be shown by a property that is not secure: bind it to a .secure() field's value, or show something derived from it, such as bind((rt) => secret.get(rt) === \"\")",
+  );
+}
+
+/** The refusal for a secure value that read something other than secrets, or nothing. */
+function notOnlySecrets(effect: EffectNode): TypeError | null {
+  const read = signalsRead(effect);
+  const [plain] = read.plain;
+  if (plain !== undefined) {
+    return secureValueError(
+      `its binding or memo reads a signal that is not secret; ${declareHint(plain.name)}`,
+    );
+  }
+  if (read.secret.length === 0) {
+    return secureValueError(
+      "its binding or memo reads no signal; bind it to a signal made with cx.secret(initial)",
+    );
+  }
+  return null;
+}
+
+/** The refusal for a property that is not secure but would show a secret it read as it is. */
+function showsSecret(effect: EffectNode, current: unknown): TypeError | null {
+  if (typeof current !== "string" && typeof current !== "number") return null;
+  if (current === "") return null;
+  const read = signalsRead(effect);
+  return read.secret.some((signal) => Object.is(signal.value, current)) ? shownSecretError() : null;
 }

@@ -56,7 +56,12 @@ export abstract class WidgetView extends View {
   #label: Prop<string> | undefined;
   #style: Partial<LayoutStyle> = {};
 
-  /** Marks the widget secure: its value is never exposed, and agents may not type into it. */
+  /**
+   * Marks the widget secure: its value is never exposed, and agents may not type into it or
+   * press keys on it. A widget that holds a value (a text field, a slider, `widget({ value })`)
+   * must get it from a declared secret, `cx.secret(initial)`, or from a binding or memo that
+   * reads only secrets; otherwise mounting it throws a TypeError that says so.
+   */
   secure(): this {
     this.#secure = true;
     return this;

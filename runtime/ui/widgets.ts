@@ -272,12 +272,19 @@ export class SliderView extends WidgetView {
         cellWidth(String(element.state.value)),
       height: 1,
     });
+    const secure = this.isSecure;
     const show = (value: number) => {
       element.state.value = value;
-      tree.setValue(node, String(value));
+      if (!secure) tree.setValue(node, String(value));
       context.host.markLayoutDirty(element);
     };
-    follow(context, source, (value) => show(clamp(Number(value), min, max)));
+    follow(
+      context,
+      source,
+      (value) => show(clamp(Number(value), min, max)),
+      "a slider's value",
+      secure,
+    );
     const moveTo = (raw: number, rt: Rt) => {
       const snapped = clamp(min + Math.round((raw - min) / step) * step, min, max);
       const next = Number(snapped.toFixed(10)); // no 0.30000000000000004
@@ -388,7 +395,16 @@ export class CustomView extends WidgetView {
     if (node !== null) {
       followName(context, element, name);
       if (options.value !== undefined) {
-        follow(context, options.value, (value) => tree.setValue(node, String(value)));
+        const secure = this.isSecure;
+        follow(
+          context,
+          options.value,
+          (value) => {
+            if (!secure) tree.setValue(node, String(value));
+          },
+          "a widget's value",
+          secure,
+        );
       }
       for (const state of ["checked", "selected", "expanded"] as const) {
         const prop = options[state];

@@ -7,12 +7,14 @@ import {
   checkbox,
   column,
   component,
+  dialog,
   heading,
   list,
   menu,
   menuItem,
   row,
   scrollView,
+  show,
   slider,
   text,
   textField,
@@ -104,7 +106,7 @@ Deno.test("widget modifiers", async (t) => {
   await t.step(".secure() marks the node secure and keeps its value out of the tree", async () => {
     let password: Signal<string> | undefined;
     const root = component((cx) => {
-      password = cx.signal("initial-secret");
+      password = cx.secret("initial-secret");
       return textField({ label: "Password", value: password }).secure();
     });
     const app = await render(root);
@@ -322,9 +324,9 @@ Deno.test("leaf widgets", async (t) => {
   });
 });
 
-Deno.test("textField() secure: signals behind a bind() or memo are never inspected", async () => {
+Deno.test("textField() secure: a bind() or memo that reads only secrets is accepted", async () => {
   const app = await render(component((cx) => {
-    const password = cx.signal("hunter2-BOUND", { name: "password" });
+    const password = cx.secret("hunter2-BOUND", { name: "password" });
     const shown = cx.memo((rt) => password.get(rt).trim());
     return column(
       textField({ label: "Via bind", value: bind((rt) => password.get(rt)) }).secure(),
@@ -334,7 +336,136 @@ Deno.test("textField() secure: signals behind a bind() or memo are never inspect
   const snapshot = JSON.stringify(app.snapshot());
   assert.ok(!snapshot.includes("hunter2-BOUND"), snapshot);
   const password = app.snapshot().signals.find((signal) => signal.name === "password");
-  assert.equal(password?.secret, true);
+  assert.deepEqual(password, { id: password!.id, name: "password", secret: true, observers: 2 });
+  await app.close();
+});
+
+Deno.test(".secure() needs a declared secret", async (t) => {
+  const expected = (detail: string) => ({
+    name: "TypeError",
+    message: `a .secure() field's value must be a declared secret: ${detail}`,
+  });
+  const declare =
+    'declare signal "password" with cx.secret(initial) or cx.signal(initial, { secret: true })';
+
+  await t.step("a plain signal fails at mount and names it", async () => {
+    const root = component((cx) => {
+      const password = cx.signal("hunter2-PLAIN", { name: "password" });
+      return textField({ label: "Password", value: password }).secure();
+    });
+    await assert.rejects(async () => await render(root), expected(declare));
+  });
+
+  await t.step("a bind() or memo that reads a plain signal fails at mount", async () => {
+    for (const viaMemo of [false, true]) {
+      const root = component((cx) => {
+        const token = cx.secret("hunter2-TOKEN");
+        const password = cx.signal("x", { name: "password" });
+        const value = viaMemo
+          ? cx.memo((rt) => token.get(rt) + password.get(rt))
+          : bind((rt) => token.get(rt) + password.get(rt));
+        return textField({ label: "Password", value }).secure();
+      });
+      await assert.rejects(
+        async () => await render(root),
+        expected(`its binding or memo reads a signal that is not secret; ${declare}`),
+      );
+    }
+  });
+
+  await t.step("a plain value or a binding that reads no signal fails at mount", async () => {
+    await assert.rejects(
+      async () => await render(component(() => textField({ label: "PIN", value: "" }).secure())),
+      expected("pass a signal made with cx.secret(initial) instead of a plain value"),
+    );
+    await assert.rejects(
+      async () =>
+        await render(component(() => textField({ label: "PIN", value: bind(() => "") }).secure())),
+      expected(
+        "its binding or memo reads no signal; bind it to a signal made with cx.secret(initial)",
+      ),
+    );
+  });
+
+  await t.step("a slider and widget({ value }) are checked as well", async () => {
+    const root = component((cx) => {
+      const level = cx.signal(3, { name: "password" });
+      return slider({ label: "Level", value: level, min: 0, max: 9 }).secure();
+    });
+    await assert.rejects(async () => await render(root), expected(declare));
+    const custom = component((cx) => {
+      const code = cx.signal("1234", { name: "password" });
+      return widget({ role: "text", name: "Code", value: code }).secure();
+    });
+    await assert.rejects(async () => await render(custom), expected(declare));
+  });
+
+  await t.step("the error does not carry the value", async () => {
+    const root = component((cx) => {
+      const password = cx.signal("hunter2-PLAIN", { name: "password" });
+      return textField({ label: "Password", value: password }).secure();
+    });
+    const error = await (async () => await render(root))().then(
+      () => null,
+      (thrown: Error) => thrown,
+    );
+    assert.ok(error !== null);
+    assert.doesNotMatch(`${error.message}\n${error.stack}`, /hunter2/);
+  });
+
+  await t.step("a secret read to decide another node's state is allowed", async () => {
+    let password!: Signal<string>;
+    const app = await render(component((cx) => {
+      password = cx.secret("", { name: "password" });
+      return column(
+        textField({ label: "Password", value: password }).secure(),
+        button("Sync", () => {}).disabled(bind((rt) => password.get(rt) === "")),
+        text(bind((rt) => password.get(rt) === "" ? "No password" : "Password set")),
+      );
+    }));
+    assert.match(app.tree(), /button "Sync" #\d+ disabled/);
+    password.set(app.app.rt, "hunter2-SET");
+    await app.settle();
+    assert.doesNotMatch(app.tree(), /disabled|hunter2/);
+    assert.match(app.tree(), /text "Password set"/);
+    await app.close();
+  });
+
+  await t.step("a property that is not secure may not show a secret as it is", async () => {
+    const direct = component((cx) => text(cx.secret("hunter2-SHOWN")));
+    await assert.rejects(async () => await render(direct), {
+      name: "TypeError",
+      message: /^a secret's value would be shown by a property that is not secure: /,
+    });
+    const bound = component((cx) => {
+      const token = cx.secret("hunter2-SHOWN");
+      return textField({ label: "Token", value: bind((rt) => token.get(rt)) });
+    });
+    await assert.rejects(async () => await render(bound), {
+      message: /^a secret's value would be shown by a property that is not secure: /,
+    });
+  });
+});
+
+Deno.test("a secret never shown on screen is secret from the start", async () => {
+  let open!: Signal<boolean>;
+  const app = await render(component((cx) => {
+    const token = cx.secret("tok-SAVED-1234", { name: "sync token" });
+    open = cx.signal(false, { name: "open" });
+    return column(
+      button("Settings", (rt) => open.set(rt, true)),
+      show(open, () => dialog("Settings", textField({ label: "Token", value: token }).secure())),
+    );
+  }));
+  const before = app.snapshot();
+  assert.doesNotMatch(JSON.stringify(before), /tok-SAVED/);
+  const token = before.signals.find((signal) => signal.name === "sync token");
+  assert.equal(token?.secret, true);
+  assert.equal("value" in token!, false);
+  open.set(app.app.rt, true);
+  await app.settle();
+  assert.match(app.tree(), /text_field "Token" #\d+ .*secure/);
+  assert.doesNotMatch(JSON.stringify(app.snapshot()), /tok-SAVED/);
   await app.close();
 });
 

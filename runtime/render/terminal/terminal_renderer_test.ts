@@ -319,7 +319,7 @@ Deno.test("TerminalRenderer: the mouse drags a slider and clicks what a dialog l
 
 Deno.test("TerminalRenderer: secure fields show dots; disabled widgets look disabled", async () => {
   const root = component((cx) => {
-    const secret = cx.signal("", { name: "secret" });
+    const secret = cx.secret("", { name: "secret" });
     return column(
       textField({ label: "Password", value: secret }).secure(),
       button("Go", () => {}).disabled(bind((rt) => secret.get(rt) === "")),
