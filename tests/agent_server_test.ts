@@ -907,7 +907,7 @@ Deno.test("McpServer with a TokenGate", async (t) => {
     });
 
     await t.step("TokenGate: connectToApp with a wrong token fails", async () => {
-      await assert.rejects(connectToApp(served.path, { token: WRONG }));
+      await assert.rejects(connectToApp(served.path, { token: WRONG }), /Connection closed/);
     });
 
     await t.step("TokenGate: refusals are logged with pid and uid, never the token", () => {
@@ -1059,7 +1059,7 @@ Deno.test("McpServer start and stop", async (t) => {
     await settled(Promise.all(closed), "every client to be closed");
     assert.throws(() => Deno.lstatSync(served.path), Deno.errors.NotFound);
     assert.equal(served.server.connections, 0);
-    await assert.rejects(openAppSocket(served.path));
+    await assert.rejects(openAppSocket(served.path), { code: "ENOENT" });
     await served.server.stop(); // safe twice
     await served.close();
   });

@@ -27,7 +27,7 @@ Deno.test("deno.json tasks run the programs with the flags of .ci/programs.ts", 
   assert.deepEqual(flagsOf(tasks.crowndev!).sort(), [...CROWNDEV.flags].sort());
   assert.match(tasks.crowndev!, /crowndev\/main\.ts$/);
   for (const app of ["counter", "notes", "demo"]) {
-    if (tasks[app] === undefined) continue;
+    assert.ok(tasks[app] !== undefined, `deno.json has no "${app}" task`);
     assert.deepEqual(flagsOf(tasks[app]!).sort(), [...APP_FLAGS].sort(), `task ${app}`);
   }
 });

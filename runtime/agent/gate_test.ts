@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import * as net from "node:net";
+import { join } from "node:path";
+import { component, text } from "../mod.ts";
+import { render } from "../testing.ts";
+import { AppHost } from "./app_host.ts";
 import { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
+import { McpServer } from "./server.ts";
+import { socketPathFor } from "./socket_dir.ts";
 
 function peer(uid: number, token?: string): PeerInfo {
   return { pid: 4242, uid, gid: uid, token };
@@ -100,4 +108,93 @@ Deno.test("AllGates", async (t) => {
     assert.equal(new AllGates(recording, sameUser).allows(info), true);
     assert.deepEqual(seen, [info]);
   });
+});
+
+/** What came back on a connection that sent `bytes` first, by the time it closed. */
+async function exchange(path: string, bytes: string): Promise<string> {
+  const socket = net.createConnection(path);
+  const received: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => received.push(chunk));
+  socket.on("error", () => {});
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  socket.write(bytes);
+  // Served: the answer to initialize arrives, and the test hangs up. Refused: the app does.
+  const answered = new Promise<void>((resolve) =>
+    socket.on("data", () => {
+      if (Buffer.concat(received).includes("\n")) resolve();
+    })
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("neither an answer nor a close came")), 20_000);
+  });
+  try {
+    await Promise.race([closed, answered, guard]);
+  } finally {
+    clearTimeout(timer);
+    socket.destroy();
+  }
+  return Buffer.concat(received).toString("utf8");
+}
+
+Deno.test("TokenGate behind a real socket: only the exact TOKEN line lets a client in", async (t) => {
+  const token = "s3cret-Tøken";
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "0" },
+    },
+  }) + "\n";
+  const dir = await Deno.makeTempDir({ prefix: "crownui-gate-test-" });
+  const app = await render(component(() => text("gate")), { title: "Gate Test" });
+  const server = new McpServer({
+    host: new AppHost(app.app),
+    gate: new TokenGate(token),
+    socketPath: socketPathFor(join(dir, "crownui"), "Gate Test", 1),
+    log: () => {},
+  });
+  await server.start();
+  try {
+    await t.step("the right token is served", async () => {
+      const answer = await exchange(server.socketPath, `TOKEN ${token}\n${initialize}`);
+      assert.equal(JSON.parse(answer).id, 1, answer);
+      assert.ok(JSON.parse(answer).result !== undefined, answer);
+    });
+
+    const refused: [string, string][] = [
+      ["a wrong token of the same length", `TOKEN s3cret-Tøkem\n`],
+      ["a shorter token (a prefix)", `TOKEN ${token.slice(0, -1)}\n`],
+      ["a one-character prefix", `TOKEN s\n`],
+      ["a longer token (an extension)", `TOKEN ${token}x\n`],
+      ["a much longer token", `TOKEN ${token.repeat(1000)}\n`],
+      ["the token with a trailing space", `TOKEN ${token} \n`],
+      ["the token after two spaces", `TOKEN  ${token}\n`],
+      ["an empty token", `TOKEN \n`],
+      ["a TOKEN line with no space or token", `TOKEN\n`],
+      ["the keyword in lower case", `token ${token}\n`],
+      ["no TOKEN line at all", ``],
+      ["the TOKEN line after the first line", `${initialize}TOKEN ${token}\n`],
+    ];
+    for (const [what, first] of refused) {
+      await t.step(`${what} is closed without a byte`, async () => {
+        const answer = await exchange(server.socketPath, first + initialize);
+        assert.equal(answer, "", `${what}: ${JSON.stringify(first)} was answered`);
+      });
+    }
+
+    await t.step("the right token is still served after the refusals", async () => {
+      const answer = await exchange(server.socketPath, `TOKEN ${token}\n${initialize}`);
+      assert.equal(JSON.parse(answer).id, 1, answer);
+      assert.ok(JSON.parse(answer).result !== undefined, answer);
+    });
+  } finally {
+    await server.stop();
+    await app.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -208,6 +208,29 @@ Deno.test("load: 64 clients at once, each request answered once; the rate limit 
   });
 });
 
+/** The tick a bench app's tree shows. */
+function ticks(tree: string): number {
+  return Number(/tick (\d+)/.exec(tree)![1]);
+}
+
+/** Reads from `connection` until `count` lines have come; returns how many came before its end. */
+async function readLines(connection: Deno.Conn, count: number): Promise<number> {
+  const buffer = new Uint8Array(1 << 20);
+  let lines = 0;
+  while (lines < count) {
+    let read: number | null;
+    try {
+      read = await connection.read(buffer);
+    } catch (error) {
+      if (error instanceof Deno.errors.ConnectionReset) return lines;
+      throw error;
+    }
+    if (read === null) return lines;
+    for (let i = 0; i < read; i++) if (buffer[i] === 0x0a) lines++;
+  }
+  return lines;
+}
+
 /**
  * Waits until the app has accepted every connection made so far: a connection is accepted
  * in turn, after those queued before it, so one that gets an answer comes after them all.
@@ -342,7 +365,6 @@ Deno.test("load: a client that never reads is cut off past 16 MiB; memory stays 
       }, "the app to close the connection of the client that never reads");
       peakRss = Math.max(peakRss, await residentBytes(process.pid));
       assert.ok(acts > 0, "no ui_act was answered while the app was writing to the deaf client");
-      const ticks = (text: string) => Number(/tick (\d+)/.exec(text)![1]);
       assert.ok(ticks(tree.tree) > ticks(first.tree), "frames stopped while the client was deaf");
 
       // What the deaf client can still read is what the kernel held: far less than asked
@@ -368,13 +390,46 @@ Deno.test("load: a client that never reads is cut off past 16 MiB; memory stays 
         "the end of the deaf client's stream",
       );
       assert.ok(received < MAX_UNSENT_BYTES, `${received} bytes reached the deaf client`);
-      assert.ok(count * treeBytes > 2 * MAX_UNSENT_BYTES);
     } finally {
       try {
         deaf.close();
       } catch {
         // Closed already.
       }
+    }
+    const cutOffAt = (await readTree(observer)).revision;
+
+    // Below the limit a client is not cut off: one that asks for about half the limit's
+    // worth of answers and reads them only after the app has made them gets every one.
+    const probe = await scene.raw(socket);
+    await probe.initialize();
+    const start = probe.bytes;
+    assert.equal(rawToolText(await probe.callTool("ui_tree", {})).isError, false);
+    const answerBytes = probe.bytes - start;
+    const owed = Math.floor(MAX_UNSENT_BYTES / 2 / answerBytes);
+    const late = await Deno.connect({ transport: "unix", path: socket });
+    try {
+      await late.write(encoder.encode(
+        [JSON.stringify(initializeMessage(0)), ...lines.slice(0, owed)].join("\n") + "\n",
+      ));
+      // Let the app make the answers while nothing is read: others' calls go through the
+      // same server thread meanwhile.
+      for (let i = 0; i < 10; i++) await readTree(observer);
+      await pause(500);
+      const answers = await withTimeout(
+        readLines(late, 1 + owed),
+        PROCESS_TIMEOUT_MS,
+        "the answers to a client that read late",
+      );
+      assert.equal(
+        answers,
+        1 + owed,
+        `a client owed ${formatMiB(owed * answerBytes)} (below the ${
+          formatMiB(MAX_UNSENT_BYTES)
+        } limit) was cut off after ${answers} of ${1 + owed} answers`,
+      );
+    } finally {
+      late.close();
     }
     // Bounded: whatever was asked for (here 48 × 16 MiB), the app grew by a fixed amount.
     const grown = peakRss - rssBefore;
@@ -383,8 +438,13 @@ Deno.test("load: a client that never reads is cut off past 16 MiB; memory stays 
       `the app grew by ${formatMiB(grown)} answering ${formatMiB(requested)} it could not send`,
     );
     assert.ok(await process.isAlive());
-    const end = await readTree(observer);
-    assert.ok(end.revision >= first.revision);
+    // Frames go on after the cut-off: the app's state still reaches its clients.
+    let end = first;
+    await until(
+      async () => (end = await readTree(observer)).revision > cutOffAt,
+      () => `the tree to move on past revision ${cutOffAt} after the cut-off`,
+    );
+    assert.ok(ticks(end.tree) > ticks(first.tree));
     console.log(
       `deaf client: asked for ${formatMiB(count * treeBytes)}; app RSS ${formatMiB(rssBefore)} → ` +
         `peak ${formatMiB(peakRss)} (+${formatMiB(grown)})`,

@@ -25,6 +25,7 @@ import {
   scaled,
   type Scene,
   seedNote,
+  unwrap,
   withScene,
 } from "./_shared.ts";
 
@@ -327,12 +328,31 @@ Deno.test("malformed input: thousands of bad frames; each answered, others serve
     });
 
     await t.step("a request cut off by the client's leaving is never served", async () => {
-      const client = await scene.raw(socket);
-      await client.initialize();
-      await client.write(TEMPLATES[0]!.slice(0, 40)); // no newline: the line never ends
-      client.socket.end();
-      await client.waitClosed();
-      frames++;
+      // A whole click on +1, all but its newline: served, it would change the count.
+      const click = JSON.stringify({
+        jsonrpc: "2.0",
+        id: "cut-off",
+        method: "tools/call",
+        params: {
+          name: "ui_act",
+          arguments: { id: plusOne, revision: before.revision, action: { action: "click" } },
+        },
+      });
+      for (const cut of [click, click.slice(0, 40)]) {
+        const client = await scene.raw(socket);
+        await client.initialize();
+        await client.write(cut); // no newline: the line never ends
+        client.socket.end();
+        await client.waitClosed();
+        assert.deepEqual(client.answersTo("cut-off"), [], "the cut-off request was answered");
+        frames++;
+      }
+      // Had the click run, the tree would have moved on by now: a read of the UI thread's
+      // state (the count tool) comes after anything the cut-off line could have started.
+      const probe = await scene.raw(socket);
+      await probe.initialize();
+      assert.deepEqual(unwrap(rawToolText(await probe.callTool("count", {})).text), { count: 0 });
+      assert.deepEqual(await readTree(observer), before, "the cut-off click was served");
     });
 
     await t.step("wrong JSON-RPC shapes, unknown methods and stray responses", async () => {
