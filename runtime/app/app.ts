@@ -2,8 +2,10 @@
  * One running app: its reactive runtime, element tree, semantic tree and tools, and the
  * frame loop that ties them together — effects, then semantic structure, then layout, then
  * render, then the revision, then the frame's timings. Actions from agents and tests enter
- * through `act()`, which checks the revision, performs the action as input would, runs the
- * frame it caused and answers with that frame's revision.
+ * through `act()`, which checks the arguments, the node, the modal dialog, the node's own
+ * guards and the revision, in that order, scrolls the node into view when it is offscreen,
+ * performs the action as input would, runs the frame it caused and answers with that
+ * frame's revision.
  *
  * @module
  */
@@ -12,12 +14,16 @@ import {
   type Action,
   ActionError,
   type Actor,
+  behindModalMessage,
+  guardAction,
   type InputEnv,
+  noNodeMessage,
   parseAction,
   performAction,
   staleRevisionMessage,
 } from "../input/action.ts";
 import { elementOrigin, invalidateLayout, layoutWindow } from "../layout/layout.ts";
+import { OffscreenTracker, scrollIntoView } from "../layout/visible.ts";
 import { disposeOwner, Owner, ReactiveRuntime, runWithOwner } from "../reactive/mod.ts";
 import { type SemanticNode, SemanticTree, type TreeUpdate } from "../semantics/mod.ts";
 import { Element, type Host } from "../ui/element.ts";
@@ -79,6 +85,11 @@ export class App implements Host, InputEnv {
   readonly #structureDirty = new Set<Element>();
   readonly #overlays = new Set<Element>();
   readonly #updateListeners = new Set<(update: TreeUpdate) => void>();
+  readonly #offscreen = new OffscreenTracker();
+  /** Elements whose children changed since the offscreen states were last updated. */
+  readonly #childrenChanged = new Set<Element>();
+  /** The dialog whose node carries `modal`: the topmost open one. */
+  #modal: Element | null = null;
   #focused: Element | null = null;
   readonly #focusBeforeOverlay = new Map<Element, Element | null>();
   #focusInto: Element | null = null;
@@ -128,6 +139,7 @@ export class App implements Host, InputEnv {
 
   markStructureDirty(element: Element): void {
     this.#structureDirty.add(element);
+    this.#childrenChanged.add(element);
     this.requestFrame();
   }
 
@@ -292,6 +304,7 @@ export class App implements Host, InputEnv {
         this.#focusOpenedOverlay();
         const { width, height } = this.renderer.size();
         layoutWindow(this.root, width, height, this.#overlays);
+        this.#updateWhereThingsAre(width, height);
       } catch (error) {
         this.reportError(error, "the layout of a frame");
       }
@@ -334,6 +347,26 @@ export class App implements Host, InputEnv {
     if (this.frames.length > RECENT_FRAMES) {
       this.frames.splice(0, this.frames.length - RECENT_FRAMES);
     }
+  }
+
+  /** Sets `offscreen` from the layout just made, and `modal` on the topmost open dialog. */
+  #updateWhereThingsAre(width: number, height: number): void {
+    this.#offscreen.update(this.root, this.#overlays, width, height, this.#childrenChanged);
+    this.#childrenChanged.clear();
+    const top = this.#topDialog();
+    if (top === this.#modal) return;
+    if (this.#modal?.node && this.#modal.mounted) {
+      this.tree.setState(this.#modal.node, "modal", false);
+    }
+    if (top?.node) this.tree.setState(top.node, "modal", true);
+    this.#modal = top;
+  }
+
+  /** The topmost open dialog, or null when none is open. */
+  #topDialog(): Element | null {
+    let top: Element | null = null;
+    for (const overlay of this.#overlays) if (overlay.mounted) top = overlay;
+    return top;
   }
 
   #focusOpenedOverlay(): void {
@@ -383,26 +416,37 @@ export class App implements Host, InputEnv {
 
   /**
    * Performs `action` on node `id` as input would, at `revision` (the current one when
-   * omitted), runs the frame it caused and returns the revision after it. Throws ActionError
-   * with the contract's message when refused.
+   * omitted), runs the frame it caused and returns the revision after it. Checks run in the
+   * contract's order — arguments, the node exists, it is not behind a modal dialog, it takes
+   * the action (not disabled), the revision — so the first refusal is the one that matters
+   * most to the caller. A node that is offscreen is scrolled into view first, as a person
+   * would (the action `scroll` excepted: it moves the view itself); the revision returned is
+   * after both. Throws ActionError with the contract's message when refused.
    */
   act(id: number, action: Action | unknown, revision?: number, actor: Actor = "agent"): number {
     if (this.#closed) throw new Error("the app has closed");
     if (this.#frameScheduled || this.runtime.pending) this.frame(); // answer between frames
-    if (revision !== undefined) {
-      if (typeof revision !== "number" || !Number.isInteger(revision)) {
-        throw new ActionError("invalid", "invalid arguments: revision must be a whole number");
-      }
-      if (revision !== this.tree.revision) {
-        throw new ActionError("stale_revision", staleRevisionMessage(this.tree.revision));
-      }
-    }
     if (typeof id !== "number" || !Number.isInteger(id)) {
       throw new ActionError("invalid", "invalid arguments: id must be a whole number");
     }
+    if (revision !== undefined && (typeof revision !== "number" || !Number.isInteger(revision))) {
+      throw new ActionError("invalid", "invalid arguments: revision must be a whole number");
+    }
     const parsed = parseAction(action);
     const element = this.elementById(id);
-    if (element === undefined) throw new ActionError("no_node", `no node with id ${id}`);
+    if (element === undefined) throw new ActionError("no_node", noNodeMessage(id));
+    // People reach only the top dialog already: hit testing and focus stop at it.
+    const modal = actor === "agent" ? this.#topDialog() : null;
+    if (modal !== null && !isWithin(element, modal)) {
+      throw new ActionError("modal", behindModalMessage(modal.node?.id ?? 0));
+    }
+    guardAction(element, parsed, actor);
+    if (revision !== undefined && revision !== this.tree.revision) {
+      throw new ActionError("stale_revision", staleRevisionMessage(this.tree.revision));
+    }
+    if (parsed.action !== "scroll" && !this.#offscreen.inView(element)) {
+      scrollIntoView(element, () => this.frame());
+    }
     return this.actOn(element, parsed, actor);
   }
 
@@ -460,6 +504,14 @@ export class App implements Host, InputEnv {
     this.renderer.close();
     this.quit();
   }
+}
+
+/** True when `element` is `ancestor` or inside it. */
+function isWithin(element: Element, ancestor: Element): boolean {
+  for (let current: Element | null = element; current !== null; current = current.parent) {
+    if (current === ancestor) return true;
+  }
+  return false;
 }
 
 function collectChildNodes(element: Element, into: SemanticNode[]): void {

@@ -8,11 +8,17 @@ import {
   button,
   column,
   component,
+  dialog,
+  list,
+  row,
+  scrollView,
+  show,
   text,
   textField,
   View,
   widget,
 } from "../ui/mod.ts";
+import type { Signal } from "../reactive/mod.ts";
 import { App, RECENT_FRAMES } from "./app.ts";
 import { setLogSink } from "./log.ts";
 import type { Renderer, RenderSource } from "./renderer.ts";
@@ -378,6 +384,159 @@ Deno.test("App frames: typing into a secure node leaves no frame to time", async
     const before = app.app.frames.length;
     await app.act(app.get({ name: "Title" }).id, { action: "click" });
     assert.equal(app.app.frames.length, before + 1);
+    await app.close();
+  });
+});
+
+/**
+ * A scroll view of `rows` rows (each a text and an "Open n" button, the first one's button
+ * disabled) above a dialog that opens with "Show dialog"; clicks are recorded in `clicks`.
+ */
+async function rowsAndDialog(rows = 40) {
+  const clicks: string[] = [];
+  let open!: Signal<boolean>;
+  const app = await render(
+    component((cx) => {
+      open = cx.signal(false, { name: "open" });
+      return column(
+        button("Show dialog", (rt) => open.set(rt, true)),
+        scrollView(
+          list(Array.from({ length: rows }, (_, index) => index), (index) =>
+            row(
+              text(`Row ${index}`),
+              button(`Open ${index}`, () => clicks.push(`open ${index}`)).disabled(index === 0),
+            )),
+        ).height(10),
+        show(open, () =>
+          dialog(
+            "Confirm",
+            text("Sure?"),
+            button("Close", (rt) => open.set(rt, false)),
+            button("Later", () => {}).disabled(),
+          )),
+      );
+    }),
+    { width: 40, height: 20 },
+  );
+  const states = (id: number) => app.app.tree.get(id)!.states;
+  const has = (id: number, state: "offscreen" | "modal") => app.app.tree.get(id)!.has(state);
+  return { app, clicks, open: () => open.set(app.app.rt, true), states, has };
+}
+
+Deno.test("App.act(): where things are", async (t) => {
+  await t.step("offscreen is on the outermost node out of view only", async () => {
+    const { app, has } = await rowsAndDialog();
+    const items = app.query({ role: "list_item" });
+    // Ten rows fit the view: the rest carry offscreen, their contents do not.
+    assert.deepEqual(items.map((item) => has(item.id, "offscreen")).indexOf(true), 10);
+    assert.ok(items.slice(10).every((item) => has(item.id, "offscreen")));
+    for (const child of app.app.tree.get(items[20]!.id)!.children) {
+      assert.equal(child.has("offscreen"), false, `#${child.id} is offscreen through its row`);
+    }
+    assert.equal(has(app.get({ role: "scroll_view" }).id, "offscreen"), false);
+    assert.equal(has(1, "offscreen"), false);
+    await app.close();
+  });
+
+  await t.step("scrolling moves offscreen to the rows that left the view", async () => {
+    const { app, has } = await rowsAndDialog();
+    const view = app.get({ role: "scroll_view" });
+    await app.act(view.id, { action: "scroll", delta: { x: 0, y: 15 } });
+    const items = app.query({ role: "list_item" });
+    const shown = items.map((item) => !has(item.id, "offscreen"));
+    assert.deepEqual(shown.indexOf(true), 15);
+    assert.deepEqual(shown.lastIndexOf(true), 24);
+    // Back to the start: every row agrees with the first layout again.
+    await app.act(view.id, { action: "scroll", delta: { x: 0, y: -15 } });
+    assert.deepEqual(
+      app.query({ role: "list_item" }).map((item) => has(item.id, "offscreen")),
+      items.map((_, index) => index >= 10),
+    );
+    await app.close();
+  });
+
+  await t.step("acting on an offscreen node scrolls it into view, then acts", async () => {
+    const { app, clicks, has } = await rowsAndDialog();
+    const target = app.get({ role: "button", name: "Open 30" });
+    const row30 = app.query({ role: "list_item" })[30]!;
+    assert.ok(has(row30.id, "offscreen"));
+    const before = app.revision;
+    const after = await app.act(target.id, { action: "click" }, before);
+    assert.deepEqual(clicks, ["open 30"]);
+    assert.equal(after, app.revision, "the answer is after the scroll and the click");
+    assert.ok(after > before + 1, "the scroll and the click are frames of their own");
+    assert.equal(has(row30.id, "offscreen"), false);
+    assert.equal(has(target.id, "offscreen"), false);
+    // Scrolled as little as shows it: row 30 is now the last row in view.
+    assert.equal(has(app.query({ role: "list_item" })[21]!.id, "offscreen"), false);
+    assert.equal(has(app.query({ role: "list_item" })[20]!.id, "offscreen"), true);
+    await app.close();
+  });
+
+  await t.step("modal is on the topmost open dialog; acting behind it is refused", async () => {
+    const { app, clicks, open, has } = await rowsAndDialog();
+    open();
+    await app.settle();
+    const dialogId = app.get({ role: "dialog" }).id;
+    assert.ok(has(dialogId, "modal"));
+    const revision = app.revision;
+    for (const id of [app.get({ name: "Open 3" }).id, app.get({ name: "Show dialog" }).id, 1]) {
+      await assert.rejects(() => app.act(id, { action: "click" }, revision), {
+        name: "ActionError",
+        kind: "modal",
+        message:
+          `the node is behind a modal dialog; act inside dialog #${dialogId} or close it first`,
+      });
+    }
+    assert.deepEqual(clicks, []);
+    assert.equal(app.revision, revision, "nothing changed");
+    await app.act(app.get({ name: "Close" }).id, { action: "click" }, revision);
+    assert.equal(app.query({ role: "dialog" }).length, 0);
+    await app.act(app.get({ name: "Open 3" }).id, { action: "click" });
+    assert.deepEqual(clicks, ["open 3"]);
+    await app.close();
+  });
+
+  await t.step("checks run in order: arguments, node, modal, disabled, revision", async () => {
+    const { app, open } = await rowsAndDialog();
+    const stale = app.revision - 1;
+    const disabledRow = app.get({ name: "Open 0" }).id;
+    const messageOf = async (id: number, action: unknown, revision?: number) => {
+      try {
+        await app.act(id, action as never, revision);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("the action was not refused");
+    };
+    // A bad argument outranks a missing node and a stale revision.
+    assert.match(
+      await messageOf(99_999, { action: "click", force: true }, stale),
+      /^invalid arguments: unknown field "force" in a click action/,
+    );
+    assert.match(await messageOf(99_999, { action: "click" }, stale), /^no node with id 99999; /);
+    assert.match(
+      await messageOf(disabledRow, { action: "click" }, stale),
+      /^the node is disabled; /,
+    );
+    // A node's own refusal (plain text takes no focus) comes before the revision too.
+    const plain = app.get({ name: "Row 1", role: "text" }).id;
+    assert.match(await messageOf(plain, { action: "focus" }, stale), /^invalid arguments: a text /);
+    open();
+    await app.settle();
+    const current = app.revision;
+    assert.match(
+      await messageOf(disabledRow, { action: "click" }, stale),
+      /^the node is behind a modal dialog; /,
+      "modal comes before disabled and revision",
+    );
+    const later = app.get({ name: "Later" }).id;
+    assert.match(await messageOf(later, { action: "click" }, stale), /^the node is disabled; /);
+    assert.match(
+      await messageOf(app.get({ name: "Close" }).id, { action: "click" }, stale),
+      /^stale revision: the tree is now at revision \d+; /,
+    );
+    assert.equal(app.revision, current, "no refusal changed anything");
     await app.close();
   });
 });

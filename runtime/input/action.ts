@@ -2,7 +2,8 @@
  * The eight actions agents and tests use, parsed from their JSON form and turned into the
  * same events a person's input makes: focus, activation, text editing, keys, scrolling and
  * dragging. The guards every caller shares live here too (disabled nodes; secure nodes for
- * agents), with the exact messages of the wire contract.
+ * agents; actions a node does not support), with the exact messages of the wire contract:
+ * each starts with the contract's phrase, and a hint on how to recover follows after `; `.
  *
  * @module
  */
@@ -38,6 +39,7 @@ export const ACTION_NAMES = [
 export type ActionErrorKind =
   | "stale_revision"
   | "no_node"
+  | "modal"
   | "disabled"
   | "secret"
   | "invalid"
@@ -67,8 +69,50 @@ export function staleRevisionMessage(current: number): string {
   return `stale revision: the tree is now at revision ${current}; read ui_tree again and retry`;
 }
 
+/** The message for an id that names no node (any more). */
+export function noNodeMessage(id: number): string {
+  return `no node with id ${id}; read ui_tree again`;
+}
+
+/** The message for an action on a disabled node. */
+export const DISABLED_MESSAGE =
+  'the node is disabled; ui_wait with "state": "enabled" waits for it';
+
+/** The message for an action on a node outside the topmost open dialog, `dialogId`. */
+export function behindModalMessage(dialogId: number): string {
+  return `the node is behind a modal dialog; act inside dialog #${dialogId} or close it first`;
+}
+
 function invalid(message: string): ActionError {
   return new ActionError("invalid", `invalid arguments: ${message}`);
+}
+
+/** The fields each action takes besides `action`, with what a refusal says it takes. */
+const ACTION_FIELDS: Readonly<Record<Action["action"], readonly string[]>> = {
+  click: [],
+  double_click: [],
+  hover: [],
+  focus: [],
+  type_text: ["text"],
+  press_key: ["keybind"],
+  scroll: ["delta"],
+  drag: ["to"],
+};
+
+/** Refuses a field `record` has beyond `allowed`, naming it and what is taken instead. */
+function refuseUnknownFields(
+  record: Record<string, unknown>,
+  allowed: readonly string[],
+  where: string,
+): void {
+  const unknown = Object.keys(record).find((key) => !allowed.includes(key));
+  if (unknown === undefined) return;
+  const takes = allowed.filter((key) => key !== "action").map((key) => JSON.stringify(key));
+  throw invalid(
+    `unknown field ${JSON.stringify(unknown)} in ${where}; it takes ${
+      takes.length === 0 ? "no other field" : takes.join(" and ")
+    }`,
+  );
 }
 
 function isPoint(value: unknown): value is { x: number; y: number } {
@@ -84,7 +128,20 @@ export function parseAction(raw: unknown): Action {
     throw invalid(`action must be an object such as {"action": "click"}`);
   }
   const record = raw as Record<string, unknown>;
+  if (!("action" in record)) {
+    throw invalid(
+      `the action object needs an "action" field naming the action, such as {"action": "click"}`,
+    );
+  }
   const name = record.action;
+  if (typeof name === "string" && Object.hasOwn(ACTION_FIELDS, name)) {
+    const fields = ACTION_FIELDS[name as Action["action"]];
+    refuseUnknownFields(record, ["action", ...fields], `a ${name} action`);
+    const point = name === "scroll" ? record.delta : name === "drag" ? record.to : undefined;
+    if (isPoint(point)) {
+      refuseUnknownFields(point, ["x", "y"], `the ${fields[0]} of a ${name} action`);
+    }
+  }
   switch (name) {
     case "click":
     case "double_click":
@@ -171,9 +228,13 @@ function describe(element: Element): string {
   return element.node?.role ?? element.kind;
 }
 
-/** Refuses actions on disabled nodes, and typing into secure ones by agents. */
+/**
+ * Refuses an action before anything happens: on a disabled node, typing into a secure one by
+ * an agent, and an action the node does not support (focus on plain text, say). Changes
+ * nothing, so callers may check before anything else that must come after (the revision).
+ */
 export function guardAction(element: Element, action: Action, actor: Actor): void {
-  if (element.effectivelyDisabled) throw new ActionError("disabled", "the node is disabled");
+  if (element.effectivelyDisabled) throw new ActionError("disabled", DISABLED_MESSAGE);
   const typing = action.action === "type_text" || action.action === "press_key";
   if (actor === "agent" && typing && element.secure) {
     throw new ActionError(
@@ -181,6 +242,42 @@ export function guardAction(element: Element, action: Action, actor: Actor): voi
       "the node holds a secret: agents may not type into it or press keys on it; ask the user to fill it in",
     );
   }
+  const unsupported = unsupportedReason(element, action);
+  if (unsupported !== null) {
+    throw new ActionError("unsupported", `invalid arguments: ${unsupported}`);
+  }
+}
+
+/** Why `element` cannot take `action`, or null when it can. */
+function unsupportedReason(element: Element, action: Action): string | null {
+  switch (action.action) {
+    case "focus":
+      return focusable(element)
+        ? null
+        : `a ${
+          describe(element)
+        } cannot take focus; focus works on buttons, text fields, checkboxes, sliders, menus and list items`;
+    case "type_text":
+      return element.behavior.insertText !== undefined
+        ? null
+        : `type_text works on text_field nodes, not on a ${describe(element)}`;
+    case "scroll":
+      return scrollTarget(element) !== null
+        ? null
+        : `scroll works on a scroll_view or a node inside one; this ${
+          describe(element)
+        } is in none`;
+    case "drag":
+      return element.behavior.dragTo !== undefined
+        ? null
+        : `drag works on slider nodes, not on a ${describe(element)}`;
+    default:
+      return null;
+  }
+}
+
+function scrollTarget(element: Element): Element | null {
+  return closest(element, (candidate) => candidate.behavior.scroll !== undefined);
 }
 
 function click(env: InputEnv, element: Element): void {
@@ -243,25 +340,11 @@ export function performAction(env: InputEnv, element: Element, action: Action, a
       env.hover(element);
       return;
     case "focus":
-      if (!focusable(element)) {
-        throw new ActionError(
-          "unsupported",
-          `invalid arguments: a ${
-            describe(element)
-          } cannot take focus; focus works on buttons, text fields, checkboxes, sliders, menus and list items`,
-        );
-      }
       env.focus(element);
       return;
     case "type_text":
-      if (element.behavior.insertText === undefined) {
-        throw new ActionError(
-          "unsupported",
-          `invalid arguments: type_text works on text_field nodes, not on a ${describe(element)}`,
-        );
-      }
       env.focus(element);
-      element.behavior.insertText(action.text, env.rt);
+      element.behavior.insertText!(action.text, env.rt);
       return;
     case "press_key": {
       const keybind = parseKeybind(action.keybind);
@@ -269,29 +352,16 @@ export function performAction(env: InputEnv, element: Element, action: Action, a
       dispatchKey(env, keybind, element);
       return;
     }
-    case "scroll": {
-      const target = closest(element, (candidate) => candidate.behavior.scroll !== undefined);
-      if (target === null) {
-        throw new ActionError(
-          "unsupported",
-          `invalid arguments: scroll works on a scroll_view or a node inside one; this ${
-            describe(element)
-          } is in none`,
-        );
-      }
-      target.behavior.scroll!(Math.round(action.delta.x), Math.round(action.delta.y));
+    case "scroll":
+      scrollTarget(element)!.behavior.scroll!(
+        Math.round(action.delta.x),
+        Math.round(action.delta.y),
+      );
       return;
-    }
     case "drag": {
-      if (element.behavior.dragTo === undefined) {
-        throw new ActionError(
-          "unsupported",
-          `invalid arguments: drag works on slider nodes, not on a ${describe(element)}`,
-        );
-      }
       if (focusable(element)) env.focus(element);
       const origin = env.origin(element);
-      element.behavior.dragTo(action.to.x - origin.x, action.to.y - origin.y, env.rt);
+      element.behavior.dragTo!(action.to.x - origin.x, action.to.y - origin.y, env.rt);
       return;
     }
   }

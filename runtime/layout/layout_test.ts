@@ -204,12 +204,21 @@ Deno.test("layoutWindow() scroll views", async (t) => {
     );
     const view = app.get({ role: "scroll_view" });
     const content = app.get({ role: "list" });
+    const rows = app.query({ role: "list_item" });
     const before = boxOf(app, content.id);
     const updates = recordUpdates(app);
     const revision = app.revision;
     assert.equal(await app.act(view.id, { action: "scroll", delta: { x: 0, y: 5 } }), revision + 1);
     assert.deepEqual(boxOf(app, content.id), { ...before, y: before.y - 5 });
-    assert.deepEqual(updatedIds(updates), [content.id]);
+    // Besides the content's bounds, only the rows that left (0–4) or entered (9–13) the
+    // 9-row view changed: their offscreen state.
+    const moved = [...rows.slice(0, 5), ...rows.slice(9, 14)].map((row) => row.id);
+    assert.deepEqual(updatedIds(updates), [content.id, ...moved].sort((a, b) => a - b));
+    for (const node of updates.flatMap((update) => update.nodes)) {
+      if (node.id === content.id) continue;
+      const row = rows.findIndex((candidate) => candidate.id === node.id);
+      assert.equal(node.states.includes("offscreen"), row < 5, `row ${row}`);
+    }
     assert.deepEqual(app.snapshot().tree.children[1]!.children[0]!.bounds.y, -5);
     // Rows keep their place inside the content; on screen they moved with it.
     assert.deepEqual(boxOf(app, { name: "Item 5" }).y, 1);
@@ -359,6 +368,11 @@ Deno.test("layoutWindow() is incremental on a list of 1,000 rows", async (t) => 
   assert.equal(boxes.length, 1000);
 
   await t.step("toggling a checkbox changes that one node", async () => {
+    // Rows 500 and 501 in view first: acting on an offscreen node scrolls to it.
+    await app.act(app.get({ role: "scroll_view" }).id, {
+      action: "scroll",
+      delta: { x: 0, y: 500 },
+    });
     const updates = recordUpdates(app);
     const box = boxes[500]!;
     await app.act(box.id, { action: "click" });

@@ -4,10 +4,16 @@
  * long container (a 10,000-row list) a binary search finds the first child in view, and
  * painting or a click costs the rows on screen, not the rows in the list.
  *
+ * The same search keeps the `offscreen` state of semantic nodes up to date after each
+ * layout (`OffscreenTracker`), at a cost that follows the rows that came into or went out of
+ * view, and brings a node into view by scrolling the scroll views around it
+ * (`scrollIntoView`).
+ *
  * @module
  */
 
 import type { Element } from "../ui/element.ts";
+import { elementOrigin } from "./layout.ts";
 
 /** A rectangle in cells. */
 export interface Rect {
@@ -88,4 +94,174 @@ export function childrenIn(element: Element, area: Rect): Element[] {
     if (!isEmptyRect(intersectRects(box, area))) found.push(child);
   }
   return found;
+}
+
+/** True when `rect` shows on `clip`; a rectangle with no size counts as the cell at its corner. */
+function showsOn(rect: Rect, clip: Rect): boolean {
+  const cell = { ...rect, width: Math.max(1, rect.width), height: Math.max(1, rect.height) };
+  return !isEmptyRect(intersectRects(cell, clip));
+}
+
+/** The children of a long container last found in view: those outside were marked offscreen. */
+interface ViewRange {
+  /** The first child in view. */
+  from: number;
+  /** One past the last child in view. */
+  to: number;
+  /** How many children the container had. */
+  count: number;
+}
+
+/**
+ * Keeps the `offscreen` state of semantic nodes true to the layout: a node carries it when
+ * its box shows nowhere in the window (scrolled out of its scroll view, clipped by an
+ * ancestor, or past the window's edge) while its parent shows, so only the outermost such
+ * node carries it. Each update walks what is in view; in a long container the children out
+ * of view are marked once, and later updates touch only those that came into or left the
+ * view, unless the container's children changed.
+ */
+export class OffscreenTracker {
+  #inView = new Set<Element>();
+  #ranges = new WeakMap<Element, ViewRange>();
+
+  /** True when the element showed in the window at the last update. */
+  inView(element: Element): boolean {
+    return this.#inView.has(element);
+  }
+
+  /**
+   * Recomputes where things are after a layout of the window `root` (`width` by `height`
+   * cells) with its `overlays` above it. `childrenChanged` holds the elements whose children
+   * changed since the last update.
+   */
+  update(
+    root: Element,
+    overlays: Iterable<Element>,
+    width: number,
+    height: number,
+    childrenChanged: ReadonlySet<Element>,
+  ): void {
+    const before = this.#inView;
+    const inView = new Set<Element>();
+    const outOfView: Element[] = [];
+    const window: Rect = { x: 0, y: 0, width, height };
+    const visit = (element: Element, originX: number, originY: number, clip: Rect) => {
+      inView.add(element);
+      const box = element.box;
+      const left = originX + box.x;
+      const top = originY + box.y;
+      const inner = intersectRects(clip, { x: left, y: top, width: box.width, height: box.height });
+      const children = element.children;
+      const classify = (child: Element) => {
+        if (child.style.overlay) return; // drawn above everything: visited on its own
+        const at = child.box;
+        const rect = { x: left + at.x, y: top + at.y, width: at.width, height: at.height };
+        if (showsOn(rect, inner)) visit(child, left, top, inner);
+        else outOfView.push(child);
+      };
+      if (children.length <= SCAN_LIMIT) {
+        for (const child of children) classify(child);
+        return;
+      }
+      const range = this.#viewRange(element, inner, left, top);
+      for (let index = range.from; index < range.to; index++) classify(children[index]!);
+      const last = this.#ranges.get(element);
+      const lastValid = last !== undefined && before.has(element) &&
+        !childrenChanged.has(element) && last.count === children.length;
+      if (lastValid) {
+        // Those outside the last range were marked then; mark those that left it.
+        for (let index = last.from; index < last.to; index++) {
+          if (index < range.from || index >= range.to) outOfView.push(children[index]!);
+        }
+      } else {
+        for (let index = 0; index < children.length; index++) {
+          if (index < range.from || index >= range.to) outOfView.push(children[index]!);
+        }
+      }
+      this.#ranges.set(element, range);
+    };
+    visit(root, 0, 0, window);
+    for (const overlay of overlays) {
+      if (!overlay.mounted || overlay.parent === null) continue;
+      const origin = elementOrigin(overlay.parent);
+      visit(overlay, origin.x, origin.y, window);
+    }
+    // What left the view with an ancestor is offscreen through that ancestor: the marks of
+    // the children it had when it was in view go.
+    for (const element of before) {
+      if (inView.has(element) || !element.mounted) continue;
+      for (const child of element.children) markOffscreen(child, false);
+      this.#ranges.delete(element);
+    }
+    for (const element of outOfView) markOffscreen(element, true);
+    for (const element of inView) {
+      if (element.node !== null) element.host.tree.setState(element.node, "offscreen", false);
+    }
+    this.#inView = inView;
+  }
+
+  /** The children of a long container that may show in `clip` (window cells). */
+  #viewRange(element: Element, clip: Rect, left: number, top: number): ViewRange {
+    const children = element.children;
+    const column = element.style.direction === "column";
+    const start = column ? clip.y - top : clip.x - left;
+    const end = start + (column ? clip.height : clip.width);
+    const from = isEmptyRect(clip) ? children.length : firstReaching(children, column, start);
+    let to = from;
+    while (to < children.length) {
+      const child = children[to]!;
+      if (isPlaced(child) && (column ? child.box.y : child.box.x) >= end) break;
+      to++;
+    }
+    return { from, to, count: children.length };
+  }
+}
+
+/** Sets or clears `offscreen` on the outermost nodes at or under `element`. */
+function markOffscreen(element: Element, on: boolean): void {
+  if (!element.mounted) return;
+  if (element.node !== null) {
+    element.host.tree.setState(element.node, "offscreen", on);
+    return;
+  }
+  for (const child of element.children) markOffscreen(child, on);
+}
+
+/** How far to move a view from `viewStart` (`viewSize` long) so that a span shows in it. */
+function scrollNeeded(start: number, size: number, viewStart: number, viewSize: number): number {
+  if (start < viewStart) return start - viewStart;
+  const overshoot = start + size - (viewStart + viewSize);
+  // A span longer than the view shows its start.
+  return overshoot > 0 ? Math.min(overshoot, start - viewStart) : 0;
+}
+
+/**
+ * Scrolls every scroll view around `element`, innermost first, as little as brings the
+ * element into its view, as a person scrolls to what they are about to use. `relayout` runs
+ * after each scroll, so the next view out sees where the element went.
+ */
+export function scrollIntoView(element: Element, relayout: () => void): void {
+  for (let view = element.parent; view !== null; view = view.parent) {
+    if (view.behavior.scroll === undefined) continue;
+    const style = view.style;
+    const frame = style.padding + (style.border ? 1 : 0);
+    const header = view.measureContent?.().height ?? 0;
+    const viewOrigin = elementOrigin(view);
+    const target = elementOrigin(element);
+    const dx = scrollNeeded(
+      target.x,
+      element.box.width,
+      viewOrigin.x + frame,
+      Math.max(0, view.box.width - 2 * frame),
+    );
+    const dy = scrollNeeded(
+      target.y,
+      element.box.height,
+      viewOrigin.y + frame + header,
+      Math.max(0, view.box.height - 2 * frame - header),
+    );
+    if (dx === 0 && dy === 0) continue;
+    view.behavior.scroll(dx, dy);
+    relayout();
+  }
 }

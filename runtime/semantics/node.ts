@@ -41,7 +41,13 @@ export function isRole(role: string): role is Role {
   return roleSet.has(role);
 }
 
-/** The states a node may have, in the order the tree text lists them. */
+/**
+ * The states a node may have, in the order the tree text lists them. Two say where a node
+ * is rather than what it is: `offscreen` marks a node scrolled out of its scroll view or
+ * outside the window (only the outermost such node carries it: its descendants are
+ * offscreen with it), and `modal` marks the topmost open dialog, outside of which actions
+ * are refused.
+ */
 export const STATES = [
   "focused",
   "checked",
@@ -51,6 +57,8 @@ export const STATES = [
   "disabled",
   "secure",
   "hovered",
+  "offscreen",
+  "modal",
 ] as const;
 
 /** One state of a node. */
