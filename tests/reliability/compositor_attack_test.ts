@@ -40,6 +40,12 @@ const HAS_SETPRIV = exists("/usr/bin/setpriv");
 const MiB = 1024 * 1024;
 /** How many times resident memory is sampled after a burst (100 ms apart). */
 const SAMPLES = Number(Deno.env.get("CROWNUI_COMPOSITOR_SAMPLES") ?? "") || 40;
+/**
+ * Threads an app may show above its count with one server running: a worker is one thread,
+ * and the runtime may add a few helper threads now and then. Two workers alive, let alone
+ * one per grant, show as more.
+ */
+const THREAD_MARGIN = 8;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -278,7 +284,7 @@ Deno.test("compositor attack: 300 revoke/grant pairs in a burst run one server a
     assert.ok(peak.resident < limit, `resident memory reached ${formatMiB(peak.resident)}`);
     // One worker is one thread: a second server alive at once shows here.
     assert.ok(
-      peak.threads <= before.threads + 4,
+      peak.threads <= before.threads + THREAD_MARGIN,
       `threads went from ${before.threads} to ${peak.threads}: more than one server worker`,
     );
     assert.ok(starts <= 5, `a burst started ${starts} servers:\n${app.stderr.slice(0, 2000)}`);
@@ -299,7 +305,10 @@ Deno.test("compositor attack: 300 revoke/grant pairs in a burst run one server a
     }
     await until(() => !exists(path), "the socket to go after the burst that ended revoked");
     const peakOff = await peaks(app, 20, limit);
-    assert.ok(peakOff.threads <= before.threads + 4, `threads reached ${peakOff.threads}`);
+    assert.ok(
+      peakOff.threads <= before.threads + THREAD_MARGIN,
+      `threads reached ${peakOff.threads}`,
+    );
     assert.ok(!exists(path), "the server stays off after the burst that ended revoked");
     assert.ok(await app.isAlive(), "the app runs on");
     assert.ok(compositor.grant(pid));
