@@ -15,7 +15,7 @@ import {
   treeCommand,
   watchCommand,
 } from "./commands.ts";
-import { CliError, EXIT, palette, useColour, writeLine } from "./output.ts";
+import { CliError, EXIT, palette, terminalSafe, useColour, writeLine } from "./output.ts";
 import { parseCliAction, parseQuery, UsageError } from "./parse.ts";
 
 /** The version crowndev reports. */
@@ -96,7 +96,8 @@ is polled). Stops on Ctrl+C, or when the app exits (exit code 3).`,
 
 function report(message: string, hint?: string): void {
   const colours = palette(useColour(Deno.stderr));
-  console.error(`${colours.red("crowndev:")} ${message}${hint ? `\n${hint}` : ""}`);
+  // The message may carry app text (names, the app's own error messages): made safe.
+  console.error(`${colours.red("crowndev:")} ${terminalSafe(message)}${hint ? `\n${hint}` : ""}`);
 }
 
 function fail(code: number, message: string, hint?: string): number {

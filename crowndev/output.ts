@@ -35,12 +35,42 @@ export class CliError extends Error {
 }
 
 /**
- * Writes a line to standard output. Unlike `console.log`, which drops what a closed pipe
- * refuses, it throws `Deno.errors.BrokenPipe` when the reader has gone (`crowndev watch |
- * head -3`), so the command can stop.
+ * What a terminal would act on instead of showing, in text that may come from an app (its
+ * socket file's name, its tree, its snapshot, its error messages): C0 controls but newline
+ * and tab, DEL, the C1 controls (U+009B is a one-character CSI, as ESC [ is), and the bidi
+ * controls that reorder the text after them (U+061C, U+200E–F, U+202A–E, U+2066–9). The
+ * colour sequences `palette()` makes are matched first, so they are kept.
+ */
+const UNSAFE =
+  // deno-lint-ignore no-control-regex
+  /\x1b\[(?:1|2|22|31|32|33|36|39)m|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text made safe for a terminal: each control character a terminal would act on (see
+ * `UNSAFE`) becomes a visible `\uXXXX`, which inside a JSON string is the same character
+ * again, so `--json` output stays valid JSON with the same values. Newlines, tabs and the
+ * palette's colours are kept.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(terminalSafe("a\u009b2Jb\u202e"), "a\\u009b2Jb\\u202e");
+ * ```
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(
+    UNSAFE,
+    (match) => match.length > 1 ? match : "\\u" + match.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
+}
+
+/**
+ * Writes a line to standard output, made safe with `terminalSafe()`. Unlike `console.log`,
+ * which drops what a closed pipe refuses, it throws `Deno.errors.BrokenPipe` when the reader
+ * has gone (`crowndev watch | head -3`), so the command can stop.
  */
 export function writeLine(line: string): void {
-  const bytes = new TextEncoder().encode(`${line}\n`);
+  const bytes = new TextEncoder().encode(`${terminalSafe(line)}\n`);
   for (let written = 0; written < bytes.length;) {
     written += Deno.stdout.writeSync(bytes.subarray(written));
   }

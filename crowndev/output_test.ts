@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CliError, colourTree, EXIT, palette, useColour } from "./output.ts";
+import { CliError, colourTree, EXIT, palette, terminalSafe, useColour } from "./output.ts";
 
 const ON = palette(true);
 
@@ -149,5 +149,38 @@ Deno.test("CliError", async (t) => {
       severalMatches: 5,
       connection: 6,
     });
+  });
+});
+
+/** Every bidi control and every C1 control, which a terminal must never get raw. */
+const BIDI = ["\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e"]
+  .concat(["\u2066", "\u2067", "\u2068", "\u2069"]);
+const C1 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i));
+
+Deno.test("terminalSafe()", async (t) => {
+  await t.step("terminalSafe() shows each bidi and C1 control as \\uXXXX", () => {
+    for (const character of [...BIDI, ...C1]) {
+      const code = character.charCodeAt(0).toString(16).padStart(4, "0");
+      assert.equal(terminalSafe(`a${character}b`), `a\\u${code}b`);
+    }
+    assert.equal(terminalSafe("\u009b31mred"), "\\u009b31mred");
+  });
+
+  await t.step("terminalSafe() shows C0 controls and DEL, but keeps newlines and tabs", () => {
+    assert.equal(terminalSafe("a\x1b]2;x\x07b\rc\x7f"), "a\\u001b]2;x\\u0007b\\u000dc\\u007f");
+    assert.equal(terminalSafe("line one\n\tline two"), "line one\n\tline two");
+  });
+
+  await t.step("terminalSafe() keeps the palette's colours and other text as it is", () => {
+    const coloured = colourTree('button "Sav\u202ee" #4 focused', ON);
+    assert.equal(terminalSafe(coloured), coloured.replace("\u202e", "\\u202e"));
+    assert.equal(terminalSafe("保存 é 👍🏽 \u2028"), "保存 é 👍🏽 \u2028");
+  });
+
+  await t.step("terminalSafe() keeps JSON valid and its values the same", () => {
+    const value = { name: `x${BIDI.join("")}${C1.join("")}y` };
+    const safe = terminalSafe(JSON.stringify(value));
+    assert.doesNotMatch(safe, /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    assert.deepEqual(JSON.parse(safe), value);
   });
 });

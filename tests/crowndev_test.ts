@@ -536,3 +536,55 @@ Deno.test("crowndev without XDG_RUNTIME_DIR looks where apps listen: TMPDIR/crow
     await removeDir(tmp);
   }
 });
+
+/** A code point a terminal acts on or reorders by: a C1 control or a bidi control. */
+const RAW_C1_OR_BIDI = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+Deno.test("crowndev prints no raw C1 or bidi control from an app's names", async (t) => {
+  await inScene(async (scene) => {
+    // The window title, and so the tree's and the snapshot's names, hold every kind; the
+    // socket file's name cannot (the app makes it of letters and digits), so a second name
+    // for the same socket is planted, as a peer with write access to the directory could.
+    const title = "Evil\u202eexe.txt\u2066\u061c\u200f\u009b2J\u0085\u0090x\u009c";
+    const app = await scene.start(PROCESS_APP, ["--title", title]);
+    const pid = app.app.slice(app.app.lastIndexOf("-") + 1);
+    const planted = `plant\u202e\u009b31m\u2067\u0080-${pid}`;
+    Deno.linkSync(app.socket, join(scene.socketDir, `${planted}.sock`));
+
+    await t.step(
+      "apps, tree, inspect and their errors hold none, but show each escaped",
+      async () => {
+        const runs = await Promise.all([
+          scene.run("apps"),
+          scene.run("apps", "--json"),
+          scene.run("tree", app.app),
+          scene.run("tree", app.app, "--json"),
+          scene.run("tree", planted),
+          scene.run("inspect", app.app),
+          scene.run("tree"), // two apps: exit 5 with both names on stderr
+          scene.run("act", app.app, "role=button,name=nothing", "click"), // exit 4, the name
+        ]);
+        for (const run of runs) {
+          assert.doesNotMatch(run.stdout + run.stderr, RAW_C1_OR_BIDI, JSON.stringify(run));
+        }
+        const [apps, appsJson, tree, treeJson, plantedTree, inspect, several] = runs;
+        assertOk(apps!);
+        assert.ok(apps!.stdout.includes("plant\\u202e\\u009b31m\\u2067\\u0080-"), apps!.stdout);
+        assert.ok(
+          JSON.parse(appsJson!.stdout).apps.some((entry: { app: string }) => entry.app === planted),
+          "apps --json gives the planted name itself, escaped as JSON",
+        );
+        for (const run of [tree!, plantedTree!]) {
+          assertOk(run);
+          assert.ok(run.stdout.includes("\\u202e"), run.stdout);
+          assert.ok(run.stdout.includes("\\u009b"), run.stdout);
+        }
+        assert.ok(JSON.parse(treeJson!.stdout).tree.includes("Evil"));
+        assertOk(inspect!);
+        assert.ok(JSON.stringify(JSON.parse(inspect!.stdout)).includes(title));
+        assert.equal(several!.code, 5, JSON.stringify(several));
+        assert.ok(several!.stderr.includes("plant\\u202e"), several!.stderr);
+      },
+    );
+  });
+});

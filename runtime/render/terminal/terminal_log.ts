@@ -18,6 +18,23 @@ const STOPPED = /^agent access revoked|^CUI0408/;
 
 const encoder = new TextEncoder();
 
+/**
+ * What a terminal would act on rather than show, were a log line printed or `cat` there: C0
+ * controls but newline and tab, DEL, the C1 controls (U+009B is a one-character CSI) and the
+ * bidi controls that reorder what follows (U+061C, U+200E–F, U+202A–E, U+2066–9). A line can
+ * carry a peer's or an app's text (an error message, whatever the app logs).
+ */
+// deno-lint-ignore no-control-regex
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A log line with each character of `UNSAFE` shown as `\uXXXX`. */
+function readable(line: string): string {
+  return line.replace(
+    UNSAFE,
+    (character) => "\\u" + character.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
+}
+
 /** The console methods that would write over the screen. */
 const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug", "trace"] as const;
 type ConsoleMethod = typeof CONSOLE_METHODS[number];
@@ -54,7 +71,7 @@ export class TerminalLog {
   everListenedAt: string | null = null;
   /** Lines written since start, apart from the listening line. */
   otherLines = 0;
-  /** The last line apart from the listening line. */
+  /** The last line apart from the listening line, with controls shown as `\uXXXX`. */
   lastLine: string | null = null;
   readonly #name: string;
   readonly #onChange: () => void;
@@ -101,9 +118,9 @@ export class TerminalLog {
     } else {
       if (STOPPED.test(line)) this.socketPath = null;
       this.otherLines++;
-      this.lastLine = line;
+      this.lastLine = readable(line);
     }
-    const stamped = `${new Date().toISOString()} ${line}`;
+    const stamped = `${new Date().toISOString()} ${readable(line)}`;
     if (this.#file !== null) {
       try {
         writeAllSync(this.#file, encoder.encode(stamped + "\n"));
@@ -123,7 +140,8 @@ export class TerminalLog {
    * Gives the log back to standard error and returns what to tell the person on exit: the
    * log file's path (or the lines themselves when there is no file) and the socket.
    */
-  stop(title: string): string[] {
+  stop(appTitle: string): string[] {
+    const title = readable(appTitle);
     this.#restoreSink?.();
     this.#restoreSink = null;
     try {
