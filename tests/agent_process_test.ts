@@ -36,7 +36,14 @@ const COUNTER = "examples/counter.ts";
 const FIXTURE = "tests/fixtures/process_app.ts";
 const CUI0408 = /^CUI0408 (.*)$/;
 const HEADLESS = /running headless/;
-const BUILTIN_TOOLS = ["ui_tree", "ui_query", "ui_act", "ui_screenshot", "inspect_snapshot"];
+const BUILTIN_TOOLS = [
+  "ui_tree",
+  "ui_query",
+  "ui_wait",
+  "ui_act",
+  "ui_screenshot",
+  "inspect_snapshot",
+];
 const NOBODY = 65534;
 const IS_ROOT = getuid() === 0;
 const HAS_SETPRIV = exists("/usr/bin/setpriv") && exists("/usr/bin/python3");
@@ -108,7 +115,10 @@ Deno.test("app process: examples/counter.ts serves MCP on <dir>/crownui/counter-
           action: { action: "click" },
         });
         assert.equal(acted.isError, false, acted.text);
-        assert.deepEqual(JSON.parse(acted.text), { ok: true, revision: before.revision + 1 });
+        // The receipt: ok and the revision, with what the click changed (wrapped).
+        const receipt = JSON.parse(acted.text);
+        assert.deepEqual([receipt.ok, receipt.revision], [true, before.revision + 1]);
+        assert.match(receipt.changes.untrusted_app_content, /^~ text "Count: 1" #\d+$/m);
 
         const after = await readTree(client);
         assert.equal(after.revision, before.revision + 1);
@@ -450,7 +460,8 @@ Deno.test("app process: app tools through the worker, destructive ones need conf
           revision: start.revision,
           action: { action: "click" },
         });
-        assert.deepEqual(JSON.parse(clicked.text), { ok: true, revision: start.revision + 1 });
+        const receipt = JSON.parse(clicked.text);
+        assert.deepEqual([receipt.ok, receipt.revision], [true, start.revision + 1]);
         const stale = await callTool(client, "ui_act", {
           id: plusOne,
           revision: start.revision,
@@ -559,7 +570,8 @@ Deno.test("app process: a blocked UI thread; the tree still answers, acts time o
             action: { action: "click" },
           });
           assert.equal(recovered.isError, false, recovered.text);
-          assert.deepEqual(JSON.parse(recovered.text), { ok: true, revision: now.revision + 1 });
+          const receipt = JSON.parse(recovered.text);
+          assert.deepEqual([receipt.ok, receipt.revision], [true, now.revision + 1]);
           const after = await readTree(b);
           assert.equal(after.revision, now.revision + 1);
           assert.match(after.tree, new RegExp(`text "Count: ${count + 1}"`));

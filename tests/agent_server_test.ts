@@ -40,7 +40,14 @@ import {
 } from "./fixtures/agent_app.ts";
 
 const TITLE = "Agent Test";
-const BUILTIN_NAMES = ["ui_tree", "ui_query", "ui_act", "ui_screenshot", "inspect_snapshot"];
+const BUILTIN_NAMES = [
+  "ui_tree",
+  "ui_query",
+  "ui_wait",
+  "ui_act",
+  "ui_screenshot",
+  "inspect_snapshot",
+];
 const APP_TOOL_NAMES = ["note_count", "plain_text", "fails", "delete_all", "echo"];
 
 let serverCount = 0;
@@ -249,7 +256,7 @@ Deno.test("McpServer lists tools", async (t) => {
     });
 
     await t.step("tools/list marks the built-in read tools readOnlyHint: true", () => {
-      for (const name of ["ui_tree", "ui_query", "ui_screenshot", "inspect_snapshot"]) {
+      for (const name of ["ui_tree", "ui_query", "ui_wait", "ui_screenshot", "inspect_snapshot"]) {
         assert.equal(byName.get(name)?.annotations?.readOnlyHint, true, name);
       }
       assert.equal(byName.get("ui_act")?.annotations?.readOnlyHint, false);
@@ -318,7 +325,7 @@ Deno.test("McpServer reads the tree", async (t) => {
       },
     );
 
-    await t.step("ui_query finds nodes by role and whole name, with the path", async () => {
+    await t.step("ui_query finds nodes by role and whole name, with path and states", async () => {
       const result = unwrap(await served.call("ui_query", { role: "button", name: "Add" }));
       assert.deepEqual(result, {
         revision: served.app.revision,
@@ -327,6 +334,7 @@ Deno.test("McpServer reads the tree", async (t) => {
           role: "button",
           name: "Add",
           path: `window "Agent Test" > button "Add"`,
+          states: [],
         }],
       });
       const partial = unwrap(await served.call("ui_query", { name: "Ad" })) as { nodes: [] };
@@ -354,7 +362,7 @@ Deno.test("McpServer reads the tree", async (t) => {
       );
       assert.match(
         errorOf(await served.call("ui_query", { colour: "red" })),
-        /^invalid arguments: ui_query takes role, name and text, got colour/,
+        /^invalid arguments: ui_query takes role, name, text, within, state and limit, got colour/,
       );
       assert.match(
         errorOf(await served.call("ui_query", { name: 3 })),
@@ -404,11 +412,20 @@ Deno.test("McpServer reads the tree", async (t) => {
 Deno.test("McpServer acts", async (t) => {
   const served = await serve();
   try {
-    await t.step("ui_act answers exactly {ok, revision} unwrapped, one revision on", async () => {
+    await t.step("ui_act answers {ok, revision} unwrapped and the changes wrapped", async () => {
       const before = served.app.revision;
       const result = await act(served, idOf(served, { name: "Add" }), { action: "click" }, before);
       assert.notEqual(result.isError, true);
-      assert.equal(textOf(result), `{"ok":true,"revision":${before + 1}}`);
+      const count = idOf(served, { name: "Count: 1" });
+      const receipt = JSON.parse(textOf(result));
+      assert.deepEqual(Object.keys(receipt), ["ok", "revision", "changes"]);
+      assert.equal(receipt.ok, true);
+      assert.equal(receipt.revision, before + 1);
+      assert.deepEqual(Object.keys(receipt.changes), ["untrusted_app_content", "note"]);
+      assert.ok(
+        receipt.changes.untrusted_app_content.includes(`~ text "Count: 1" #${count}\n`),
+        receipt.changes.untrusted_app_content,
+      );
       assert.equal(served.app.revision, before + 1);
       assert.ok(served.app.query({ name: "Count: 1" }).length === 1, served.app.tree());
     });
@@ -853,7 +870,7 @@ Deno.test("McpServer framing", async (t) => {
         assert.equal(reader.messages.length, 2);
         assert.equal(reader.messages[1]!.error?.code, -32700);
         const other = await served.connect();
-        assert.equal((await other.listTools()).tools.length, 10);
+        assert.equal((await other.listTools()).tools.length, 11);
         assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
       },
     );
@@ -958,14 +975,19 @@ Deno.test("McpServer with a SameUserGate and a client of another uid", async (t)
     Deno.chmodSync(home, 0o777);
     const script = `
       const connection = await Deno.connect({ transport: "unix", path: Deno.args[0] });
-      await connection.write(new TextEncoder().encode(Deno.args[1]));
       let bytes = 0;
-      const buffer = new Uint8Array(65536);
-      for (;;) {
-        const read = await connection.read(buffer);
-        if (read === null) break;
-        bytes += read;
-        if (new TextDecoder().decode(buffer.subarray(0, read)).includes("\\n")) break;
+      try {
+        // A refused peer may find the connection closed before it has written a byte.
+        await connection.write(new TextEncoder().encode(Deno.args[1]));
+        const buffer = new Uint8Array(65536);
+        for (;;) {
+          const read = await connection.read(buffer);
+          if (read === null) break;
+          bytes += read;
+          if (new TextDecoder().decode(buffer.subarray(0, read)).includes("\\n")) break;
+        }
+      } catch (error) {
+        if (!(error instanceof Deno.errors.BrokenPipe || error instanceof Deno.errors.ConnectionReset)) throw error;
       }
       connection.close();
       console.log(JSON.stringify({ pid: Deno.pid, uid: Deno.uid(), bytes }));

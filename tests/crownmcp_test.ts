@@ -43,7 +43,14 @@ const PROCESS_APP = "tests/fixtures/process_app.ts";
 const TOKEN_APP = "tests/fixtures/token_app.ts";
 const CANCEL_APP = "tests/fixtures/cancel_app.ts";
 const OWN_TOOLS = ["list_apps", "select_app"];
-const BUILTIN_TOOLS = ["ui_tree", "ui_query", "ui_act", "ui_screenshot", "inspect_snapshot"];
+const BUILTIN_TOOLS = [
+  "ui_tree",
+  "ui_query",
+  "ui_wait",
+  "ui_act",
+  "ui_screenshot",
+  "inspect_snapshot",
+];
 const RESOURCE_URIS = ["ui://tree", "ui://tree.json", "inspect://snapshot"];
 const TOOLS_CHANGED = "notifications/tools/list_changed";
 const RESOURCES_CHANGED = "notifications/resources/list_changed";
@@ -333,7 +340,9 @@ Deno.test("crownmcp with one app: selected on its own, tools and resources forwa
         revision: before.revision,
         action: { action: "click" },
       });
-      assert.deepEqual(JSON.parse(acted.text), { ok: true, revision: before.revision + 1 });
+      const receipt = JSON.parse(acted.text);
+      assert.deepEqual([receipt.ok, receipt.revision], [true, before.revision + 1]);
+      assert.match(receipt.changes.untrusted_app_content, /^~ text "Count: 1" #\d+$/m);
       assert.match((await readTree(session.client)).tree, /text "Count: 1"/);
     });
 

@@ -71,7 +71,7 @@ Deno.test("deno task install, then the installed crownmcp and crowndev work", as
             },
           }),
         ));
-        assert.deepEqual(acted, { ok: true, revision: query.revision + 1 });
+        assert.deepEqual([acted.ok, acted.revision], [true, query.revision + 1]);
         const tree = JSON.parse(text(await client.callTool({ name: "ui_tree", arguments: {} })));
         assert.match(tree.untrusted_app_content.tree, /text "Count: 1"/);
       } finally {

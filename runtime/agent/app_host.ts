@@ -9,15 +9,17 @@ import type { App } from "../app/app.ts";
 import { type InspectSnapshot, inspectSnapshot } from "../app/inspect.ts";
 import { ActionError } from "../input/action.ts";
 import {
+  type ChangesAnswer,
+  type FoundNodes,
   formatTree,
   type NodeQuery,
-  type QueryMatch,
-  queryTree,
+  snapshotUpdate,
   type TreeJson,
   treeToJson,
 } from "../semantics/mod.ts";
 import type { AppTool } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
+import { type WaitAnswer, type WaitCondition, TreeWatch } from "./tree_watch.ts";
 
 /** Describes an app tool for the server. */
 export function toolInfo(tool: AppTool): ToolInfo {
@@ -29,9 +31,14 @@ export function toolInfo(tool: AppTool): ToolInfo {
   };
 }
 
-/** Serves an app that runs on this thread. */
+/**
+ * Serves an app that runs on this thread. Changes, receipts and waits come from a mirror it
+ * keeps from the app's updates (the same code the worker runs), since the app's own tree
+ * holds no history.
+ */
 export class AppHost implements SemanticHost {
   readonly #app: App;
+  readonly #watch = new TreeWatch();
 
   /**
    * Creates a host that reads and drives `app` directly, on the caller's thread.
@@ -40,6 +47,8 @@ export class AppHost implements SemanticHost {
    */
   constructor(app: App) {
     this.#app = app;
+    this.#watch.apply(snapshotUpdate(app.tree));
+    app.onTreeUpdate((update) => this.#watch.apply(update));
   }
 
   /** The tree as text. */
@@ -53,8 +62,28 @@ export class AppHost implements SemanticHost {
   }
 
   /** Finds nodes. */
-  query(query: NodeQuery): { revision: number; nodes: QueryMatch[] } {
-    return { revision: this.#app.tree.revision, nodes: queryTree(this.#app.tree.root, query) };
+  query(query: NodeQuery): { revision: number } & FoundNodes {
+    return this.#watch.query(query);
+  }
+
+  /** The changes since a revision. */
+  changesSince(since: number, maxBytes?: number): ChangesAnswer | null {
+    return this.#watch.changesSince(since, maxBytes);
+  }
+
+  /** The receipt of an action made at `since`. */
+  receipt(since: number): string | undefined {
+    return this.#watch.receipt(since);
+  }
+
+  /** How many `ui_wait` calls are pending. */
+  get waiting(): number {
+    return this.#watch.waiting;
+  }
+
+  /** Waits for a condition, checked after each frame that changed the tree. */
+  wait(condition: WaitCondition, signal?: AbortSignal): Promise<WaitAnswer> {
+    return this.#watch.wait(condition, signal);
   }
 
   /** Acts as an agent. */

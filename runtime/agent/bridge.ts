@@ -254,6 +254,9 @@ class AgentBridge implements Agent {
     try {
       switch (call.kind) {
         case "act":
+          // app.act() runs the frame, whose update listener posts the tree to the worker
+          // before this answer is posted: the worker has applied the revision it answers with
+          // when the reply arrives, so its receipt (changes up to that revision) is complete.
           return { ok: true, value: app.act(call.id, call.action, call.revision, "agent") };
         case "call_tool": {
           const tool = app.tools.get(call.name);

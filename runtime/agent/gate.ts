@@ -23,6 +23,12 @@ export interface PeerInfo {
 export interface AccessGate {
   /** A short name for logs, such as `SameUserGate`. */
   readonly name: string;
+  /**
+   * True when `allows` looks at the peer's credentials only, never at a token: the server
+   * then decides before it reads a byte from the connection, so a refused peer cannot make
+   * it read anything. Leave it out (or false) when the token matters.
+   */
+  readonly credentialsOnly?: boolean;
   /** True to let the connection in. */
   allows(peer: PeerInfo): boolean;
 }
@@ -30,6 +36,8 @@ export interface AccessGate {
 /** Lets in processes of one user only: the one running the app. What `AppConfig` uses. */
 export class SameUserGate implements AccessGate {
   readonly name = "SameUserGate";
+  /** It decides from the peer's uid alone. */
+  readonly credentialsOnly = true;
   /** The one user let in. */
   readonly uid: number;
 
@@ -56,6 +64,8 @@ const encoder = new TextEncoder();
 /** Lets in connections that sent the right token, compared in constant time. */
 export class TokenGate implements AccessGate {
   readonly name = "TokenGate";
+  /** It needs the token line, so the server reads the first line before asking. */
+  readonly credentialsOnly = false;
   readonly #token: Uint8Array;
 
   /**
@@ -84,6 +94,8 @@ export class TokenGate implements AccessGate {
 /** Lets in a connection only when every gate does. */
 export class AllGates implements AccessGate {
   readonly name: string;
+  /** True when every gate decides from credentials alone. */
+  readonly credentialsOnly: boolean;
   readonly #gates: readonly AccessGate[];
 
   /**
@@ -94,6 +106,7 @@ export class AllGates implements AccessGate {
   constructor(...gates: AccessGate[]) {
     this.#gates = gates;
     this.name = gates.map((gate) => gate.name).join("+");
+    this.credentialsOnly = gates.every((gate) => gate.credentialsOnly === true);
   }
 
   /** True when every gate allows the peer. */

@@ -7,7 +7,8 @@
  */
 
 import type { InspectSnapshot } from "../app/inspect.ts";
-import type { NodeQuery, QueryMatch, TreeJson } from "../semantics/mod.ts";
+import type { ChangesAnswer, FoundNodes, NodeQuery, TreeJson } from "../semantics/mod.ts";
+import type { WaitAnswer, WaitCondition } from "./tree_watch.ts";
 import type { JsonSchema } from "../ui/tools.ts";
 
 /** An app tool as the server advertises it. */
@@ -46,8 +47,26 @@ export interface SemanticHost {
   treeText(): { revision: number; tree: string };
   /** The revision and the tree as nested JSON. */
   treeJson(): { revision: number; tree: TreeJson };
-  /** The revision and the nodes that match. Throws TypeError for a bad query. */
-  query(query: NodeQuery): { revision: number; nodes: QueryMatch[] };
+  /**
+   * The revision and the nodes that match (at most the query's limit, with how many more).
+   * Throws TypeError for a bad query, HostError for an unknown `within` id.
+   */
+  query(query: NodeQuery): { revision: number } & FoundNodes;
+  /**
+   * The net changes from revision `since` to now, within `maxBytes` of change text; null
+   * when `since` is older than the history kept. Throws HostError when `since` is ahead.
+   */
+  changesSince(since: number, maxBytes?: number): ChangesAnswer | null;
+  /**
+   * The receipt of an action made at revision `since`: the change text from it to now, capped
+   * at 2,048 bytes; undefined when nothing changed.
+   */
+  receipt(since: number): string | undefined;
+  /**
+   * Resolves at the first revision where `condition` holds (at once when it does now);
+   * rejects with HostError on timeout, for an unknown id, and when `signal` aborts.
+   */
+  wait(condition: WaitCondition, signal?: AbortSignal): Promise<WaitAnswer>;
   /** Acts on a node at a revision; resolves to the revision after the frame, or throws HostError. */
   act(id: number, revision: number, action: unknown): Promise<number>;
   /** The app tools registered now. */

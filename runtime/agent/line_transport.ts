@@ -6,7 +6,9 @@
  * that stops reading cannot make the other side buffer without bound: past a limit of
  * unsent bytes the connection is closed. Nor can a peer that sends requests faster than
  * they are answered: at most 64 of its requests are handed on at a time, the rest wait,
- * and reading stops while 1 MiB of them wait.
+ * and reading stops while 1 MiB of them wait. The window counts requests, not ids: a
+ * request whose id is still in use by an earlier one is answered with -32600 at once, and a
+ * cancelled request keeps its place until the work it started has ended.
  *
  * Used on both sides: the app's server and the clients (`crownmcp`, `crowndev`, tests).
  *
@@ -83,6 +85,23 @@ export class LineSplitter {
   }
 }
 
+/**
+ * The JSON-RPC error for a request whose id is in use by an earlier request of the same
+ * peer that has not been answered (or, if cancelled, whose work has not ended).
+ */
+export function idInUseMessage(id: unknown): JSONRPCMessage {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: -32600,
+      message: `Invalid Request: id ${
+        JSON.stringify(id)
+      } is in use by a request still in progress; give each request an id of its own`,
+    },
+  } as unknown as JSONRPCMessage;
+}
+
 /** A JSON-RPC parse error for a bad line, sent before going on (or closing). */
 export function parseErrorMessage(detail: string): JSONRPCMessage {
   return {
@@ -153,11 +172,10 @@ interface Incoming {
   params?: { requestId?: unknown };
 }
 
-/** True for a request (a message with a method and an id), with id `id` when given. */
-function isRequest(message: unknown, id?: unknown): boolean {
+/** True for a request (a message with a method and an id). */
+function isRequest(message: unknown): boolean {
   const incoming = message as Incoming;
-  return typeof incoming.method === "string" && "id" in incoming &&
-    (id === undefined || incoming.id === id);
+  return typeof incoming.method === "string" && "id" in incoming;
 }
 
 /** An MCP transport over a connected stream socket. */
@@ -168,8 +186,17 @@ export class LineTransport implements Transport {
   readonly #socket: Socket;
   readonly #splitter: LineSplitter;
   readonly #initial: Buffer | undefined;
-  /** Ids of the peer's requests handed on and not answered yet. */
+  /**
+   * Ids of the peer's requests handed on and not done yet: not answered, or cancelled while
+   * their work goes on. Its size is the window the limit applies to.
+   */
   readonly #pending = new Set<unknown>();
+  /** Ids of the peer's requests that wait to be handed on, each with its index in `#waiting`. */
+  readonly #queuedIds = new Map<unknown, number>();
+  /** Ids of handed-on requests the peer cancelled; each keeps its place until its work ends. */
+  readonly #cancelled = new Set<unknown>();
+  /** Ids of requests whose work the owner follows (`holdUntilSettled`) and that still runs. */
+  readonly #busy = new Set<unknown>();
   /** Messages read that wait, from `#next` on, until fewer requests are pending. */
   #waiting: { message: JSONRPCMessage | null; bytes: number }[] = [];
   #next = 0;
@@ -229,29 +256,82 @@ export class LineTransport implements Transport {
     }
     const message = read.message as Incoming;
     if (message.method === "notifications/cancelled") {
-      // Handed on at once, past the requests that wait: the request it cancels is never
-      // answered, so it must give its place back now. One still waiting here goes with it.
-      const id = message.params?.requestId;
-      for (let index = this.#next; id !== undefined && index < this.#waiting.length; index++) {
-        const waiting = this.#waiting[index]!;
-        if (waiting.message !== null && isRequest(waiting.message, id)) {
-          this.#waitingBytes -= waiting.bytes;
-          this.#waiting[index] = { message: null, bytes: 0 };
-          return;
-        }
-      }
-      this.#pending.delete(id);
-      this.#deliver(read.message);
+      this.#cancel(message.params?.requestId, read.message);
+      return;
+    }
+    const request = isRequest(message);
+    if (request && (this.#pending.has(message.id) || this.#queuedIds.has(message.id))) {
+      // Two requests with one id cannot both be answered (nor cancelled) apart, and counting
+      // them once would let a peer past the window: refuse the second.
+      this.#write(idInUseMessage(message.id)).catch(() => {});
       return;
     }
     const waits = this.#next < this.#waiting.length ||
-      (isRequest(message) && this.#pending.size >= MAX_PENDING_REQUESTS);
+      (request && this.#pending.size >= MAX_PENDING_REQUESTS);
     if (!waits) {
       this.#deliver(read.message);
       return;
     }
+    if (request) this.#queuedIds.set(message.id, this.#waiting.length);
     this.#waiting.push({ message: read.message, bytes: line.length });
     this.#waitingBytes += line.length;
+  }
+
+  /**
+   * A cancellation passes the requests that wait. A request still waiting here is dropped
+   * (its bytes still count until the queue moves past it, so cancelled requests cannot pile
+   * up for free). A request handed on learns of it, but keeps its place until its work has
+   * ended: when the owner follows that work (`holdUntilSettled`), until it settles; otherwise
+   * once the current turn of the event loop is over, by when a handler that does not follow
+   * its work has done it. A cancelled request is never answered.
+   */
+  #cancel(id: unknown, notification: JSONRPCMessage): void {
+    const index = this.#queuedIds.get(id);
+    if (index !== undefined) {
+      this.#waiting[index] = { message: null, bytes: this.#waiting[index]!.bytes };
+      this.#queuedIds.delete(id);
+      return;
+    }
+    if (this.#pending.has(id) && !this.#cancelled.has(id)) {
+      this.#cancelled.add(id);
+      setImmediate(() => {
+        if (!this.#busy.has(id) && this.#cancelled.has(id)) this.#release(id);
+      });
+    }
+    this.#deliver(notification);
+  }
+
+  /** Gives back the place of request `id` and reads on. */
+  #release(id: unknown): void {
+    this.#cancelled.delete(id);
+    if (this.#pending.delete(id) && this.#next < this.#waiting.length) {
+      // Read on once other connections' events have had their turn.
+      if (!this.#resumeScheduled) {
+        this.#resumeScheduled = true;
+        setImmediate(() => {
+          this.#resumeScheduled = false;
+          this.#handOn();
+        });
+      }
+    }
+  }
+
+  /**
+   * Tells the transport that `work` is what request `id` set going: if the peer cancels the
+   * request, its place in the window is given back only once `work` has settled. Returns
+   * `work`. Call it while the request is being handled (the server's handlers do).
+   *
+   * @param id the id of a request this transport handed on
+   * @param work the handler's work for it
+   */
+  holdUntilSettled<T>(id: unknown, work: Promise<T>): Promise<T> {
+    this.#busy.add(id);
+    const settled = () => {
+      this.#busy.delete(id);
+      if (this.#cancelled.has(id)) this.#release(id);
+    };
+    work.then(settled, settled);
+    return work;
   }
 
   /** Hands on what waits, as places free up; stops reading while too much waits. */
@@ -264,7 +344,9 @@ export class LineTransport implements Transport {
       ) break;
       this.#next++;
       this.#waitingBytes -= waiting.bytes;
-      if (waiting.message !== null) this.#deliver(waiting.message);
+      if (waiting.message === null) continue;
+      this.#queuedIds.delete((waiting.message as Incoming).id);
+      this.#deliver(waiting.message);
     }
     if (this.#next === this.#waiting.length) {
       this.#waiting = [];
@@ -291,19 +373,7 @@ export class LineTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const sent = this.#write(message);
     const answered = message as Incoming;
-    if (
-      answered.method === undefined && this.#pending.delete(answered.id) &&
-      this.#next < this.#waiting.length
-    ) {
-      // Read on once other connections' events have had their turn.
-      if (!this.#resumeScheduled) {
-        this.#resumeScheduled = true;
-        setImmediate(() => {
-          this.#resumeScheduled = false;
-          this.#handOn();
-        });
-      }
-    }
+    if (answered.method === undefined) this.#release(answered.id);
     return sent;
   }
 

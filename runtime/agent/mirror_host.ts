@@ -9,14 +9,16 @@
 
 import type { InspectSnapshot } from "../app/inspect.ts";
 import {
+  type ChangesAnswer,
+  type FoundNodes,
   formatTree,
   type NodeQuery,
-  queryTree,
-  TreeMirror,
+  type TreeMirror,
   treeToJson,
   type TreeUpdate,
 } from "../semantics/mod.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
+import { type WaitAnswer, type WaitCondition, TreeWatch } from "./tree_watch.ts";
 import type { RequestResult, UiCall } from "./worker_messages.ts";
 
 /** How long the UI thread has to answer, in milliseconds. */
@@ -27,7 +29,10 @@ export const TIMEOUT_MESSAGE = "the app did not answer within 5 seconds";
 
 /** A host over a mirror and a channel to the UI thread. */
 export class MirrorHost implements SemanticHost {
-  readonly mirror = new TreeMirror();
+  /** The mirror with its change history and waits; every update goes through it. */
+  readonly watch: TreeWatch = new TreeWatch();
+  /** The mirror of the app's tree. */
+  readonly mirror: TreeMirror = this.watch.mirror;
   readonly #post: (id: number, call: UiCall, deadline: number) => void;
   readonly #pending = new Map<number, (result: RequestResult) => void>();
   readonly #treeListeners = new Set<() => void>();
@@ -50,9 +55,9 @@ export class MirrorHost implements SemanticHost {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** Applies a tree update from the UI thread. */
+  /** Applies a tree update from the UI thread, and answers the waits it satisfies. */
   applyTree(update: TreeUpdate): void {
-    this.mirror.apply(update);
+    this.watch.apply(update);
     for (const listener of this.#treeListeners) listener();
   }
 
@@ -124,8 +129,23 @@ export class MirrorHost implements SemanticHost {
   }
 
   /** Finds nodes in the mirror. */
-  query(query: NodeQuery) {
-    return { revision: this.mirror.revision, nodes: queryTree(this.mirror.root, query) };
+  query(query: NodeQuery): { revision: number } & FoundNodes {
+    return this.watch.query(query);
+  }
+
+  /** The changes since a revision, from the mirror's history. */
+  changesSince(since: number, maxBytes?: number): ChangesAnswer | null {
+    return this.watch.changesSince(since, maxBytes);
+  }
+
+  /** The receipt of an action made at `since`, from the mirror's history. */
+  receipt(since: number): string | undefined {
+    return this.watch.receipt(since);
+  }
+
+  /** Waits in the worker, on the mirror: the UI thread is never asked. */
+  wait(condition: WaitCondition, signal?: AbortSignal): Promise<WaitAnswer> {
+    return this.watch.wait(condition, signal);
   }
 
   /** Asks the UI thread to act. */

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { answerQuery, answerSince, answerWait, receiptResult } from "./change_calls.ts";
 import { HostError, type SemanticHost } from "./host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
 import type { CallToolResult } from "./sdk.ts";
@@ -42,15 +43,6 @@ function checkNoArguments(name: string, args: Record<string, unknown>): void {
   }
 }
 
-function optionalString(args: Record<string, unknown>, key: string): string | undefined {
-  const value = args[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") {
-    throw new HostError("invalid", `invalid arguments: ${key} must be a string`);
-  }
-  return value;
-}
-
 function wholeNumber(args: Record<string, unknown>, key: string): number {
   const value = args[key];
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
@@ -70,6 +62,7 @@ export async function callTool(
   bucket: TokenBucket,
   name: string,
   rawArgs: unknown,
+  signal?: AbortSignal,
 ): Promise<CallToolResult> {
   try {
     if (
@@ -79,7 +72,7 @@ export async function callTool(
       throw new HostError("invalid", "invalid arguments: the arguments must be a JSON object");
     }
     const args = (rawArgs ?? {}) as Record<string, unknown>;
-    if (BUILTIN_TOOL_NAMES.has(name)) return await callBuiltin(host, bucket, name, args);
+    if (BUILTIN_TOOL_NAMES.has(name)) return await callBuiltin(host, bucket, name, args, signal);
     return await callAppTool(host, bucket, name, args);
   } catch (error) {
     return errorResult(messageOf(error));
@@ -96,25 +89,18 @@ async function callBuiltin(
   bucket: TokenBucket,
   name: string,
   args: Record<string, unknown>,
+  signal?: AbortSignal,
 ): Promise<CallToolResult> {
   switch (name) {
     case "ui_tree":
+      if (args.since !== undefined) return answerSince(host, args, () => host.treeText());
       checkNoArguments(name, args);
       return untrustedResult(host.treeText());
-    case "ui_query": {
-      const unknown = Object.keys(args).filter((key) => !["role", "name", "text"].includes(key));
-      if (unknown.length > 0) {
-        throw new HostError(
-          "invalid",
-          `invalid arguments: ui_query takes role, name and text, got ${unknown.join(", ")}`,
-        );
-      }
-      return untrustedResult(host.query({
-        role: optionalString(args, "role"),
-        name: optionalString(args, "name"),
-        text: optionalString(args, "text"),
-      }));
-    }
+    case "ui_query":
+      return answerQuery(host, args);
+    case "ui_wait":
+      // Answered from the mirror: no token, since it never makes the app do anything.
+      return await answerWait(host, args, signal);
     case "ui_act": {
       const id = wholeNumber(args, "id");
       const revision = wholeNumber(args, "revision");
@@ -126,7 +112,7 @@ async function callBuiltin(
       }
       takeToken(bucket);
       const after = await host.act(id, revision, args.action);
-      return textResult(JSON.stringify({ ok: true, revision: after }));
+      return receiptResult(host, revision, after);
     }
     case "ui_screenshot": {
       checkNoArguments(name, args);

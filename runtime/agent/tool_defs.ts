@@ -1,5 +1,5 @@
 /**
- * The tools every app offers (`ui_tree`, `ui_query`, `ui_act`, `ui_screenshot`,
+ * The tools every app offers (`ui_tree`, `ui_query`, `ui_wait`, `ui_act`, `ui_screenshot`,
  * `inspect_snapshot`), as `tools/list` describes them, and how app tools are described: a
  * destructive one carries `destructiveHint: true` and a required `confirm` argument.
  *
@@ -7,7 +7,7 @@
  */
 
 import { ACTION_NAMES } from "../input/action.ts";
-import { ROLES } from "../semantics/mod.ts";
+import { QUERY_STATES, ROLES } from "../semantics/mod.ts";
 import type { ToolInfo } from "./host.ts";
 import type { Tool } from "./sdk.ts";
 
@@ -18,6 +18,21 @@ const point = (what: string) => ({
   required: ["x", "y"],
 });
 
+/** The schema of a query's arguments, with `extra` properties. */
+function queryShape(extra: Record<string, unknown>) {
+  return {
+    type: "object" as const,
+    properties: {
+      role: { type: "string", enum: [...ROLES] },
+      name: { type: "string", description: "The whole name" },
+      text: { type: "string", description: "A substring of the name or value" },
+      within: { type: "integer", description: "An ancestor's id" },
+      state: { type: "string", enum: [...QUERY_STATES], description: "enabled = not disabled" },
+      ...extra,
+    },
+  };
+}
+
 /** The built-in tools, in the order `tools/list` gives them. */
 export const BUILTIN_TOOLS: Tool[] = [
   {
@@ -25,29 +40,45 @@ export const BUILTIN_TOOLS: Tool[] = [
     title: "Read the UI tree",
     description:
       "Returns the app's semantic tree as indented text, one node a line (role, name, #id, value, states), with the current revision. Read it before acting; act with the ids and revision it gives.",
-    inputSchema: { type: "object", properties: {} },
+    inputSchema: {
+      type: "object",
+      properties: {
+        since: {
+          type: "integer",
+          description: "A revision: only what changed since (+ added, - removed, ~ changed)",
+        },
+      },
+    },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: "ui_query",
     title: "Find UI nodes",
     description:
-      "Finds nodes by role (exact, snake_case such as button, text_field, checkbox, menu_item), name (the whole name, exact) and text (a substring of the name or value). Returns id, role, name and path of each match, with the revision.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        role: { type: "string", enum: [...ROLES], description: "The role, snake_case" },
-        name: { type: "string", description: "The whole accessible name" },
-        text: { type: "string", description: "A substring of the name or the value" },
-      },
-    },
+      "Finds nodes by role, whole name, text (a substring of name or value), ancestor and state. Returns each match's id, role, name, path, value and states, with the revision.",
+    inputSchema: queryShape({
+      limit: { type: "integer", minimum: 1, description: "At most this many matches (50)" },
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: "ui_wait",
+    title: "Wait for the UI",
+    description:
+      'Waits until a node matches (with "gone": true, until none does; with only since, until the revision passes it), then returns the revision and the matches. Times out with an error.',
+    inputSchema: queryShape({
+      id: { type: "integer", description: "One node: wait for it to have state" },
+      gone: { type: "boolean", description: "Wait until nothing matches" },
+      since: { type: "integer", description: "Answer only at a later revision" },
+      timeout_ms: { type: "integer", minimum: 0, maximum: 30000, description: "Default 5000" },
+    }),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: "ui_act",
     title: "Act on a UI node",
     description:
-      'Performs an action on the node with this id, as a person\'s input would, at the revision you last read. Actions: {"action":"click"}, {"action":"double_click"}, {"action":"hover"}, {"action":"focus"}, {"action":"type_text","text":"..."}, {"action":"press_key","keybind":"Ctrl+A"}, {"action":"scroll","delta":{"x":0,"y":3}}, {"action":"drag","to":{"x":40,"y":3}}. Returns ok and the revision after the frame the action caused. An old revision is refused: read ui_tree again and retry.',
+      'Performs an action on the node with this id, as a person\'s input would, at the revision you last read. Actions: {"action":"click"}, {"action":"double_click"}, {"action":"hover"}, {"action":"focus"}, {"action":"type_text","text":"..."}, {"action":"press_key","keybind":"Ctrl+A"}, {"action":"scroll","delta":{"x":0,"y":3}}, {"action":"drag","to":{"x":40,"y":3}}. Returns ok, the revision after the frame the action caused, and what changed. An old revision is refused: read ui_tree again and retry.',
     inputSchema: {
       type: "object",
       properties: {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type NodeData, nodeData, SemanticNode, STATE_BIT } from "./node.ts";
+import { type NodeData, nodeData, type Role, SemanticNode, STATE_BIT } from "./node.ts";
 import type { SemanticTree, TreeUpdate } from "./tree.ts";
 
 /** An update that carries the whole tree: what a new mirror starts from. */
@@ -16,11 +16,35 @@ export function snapshotUpdate(tree: SemanticTree): TreeUpdate {
   return { revision: tree.revision, root: tree.root.id, nodes, removed: [] };
 }
 
-/** What applying an update changed, for consumers that care (resource notifications). */
+/** What a node showed before an update changed it: the fields its tree line is made of. */
+export interface NodeContent {
+  /** The node's id. */
+  id: number;
+  /** The role before the update. */
+  role: Role;
+  /** The name before the update. */
+  name: string | undefined;
+  /** The value before the update (never a secure node's: the mirror holds none). */
+  value: string | undefined;
+  /** The state bit mask before the update. */
+  states: number;
+}
+
+/**
+ * What applying an update changed: for resource notifications, and for the change history
+ * (`changes.ts`), which needs what a changed node showed before and where a removed one was.
+ */
 export interface MirrorChanges {
+  /** Ids of nodes the update added. */
   added: number[];
+  /** Ids of nodes the update carried that the mirror held already (bounds-only included). */
   changed: number[];
+  /** Ids of nodes the update removed. */
   removed: number[];
+  /** For each id in `removed`, at the same index, its parent's id then (0 for none). */
+  removedParents: number[];
+  /** Nodes whose role, name, value or states the update changed, as they were before. */
+  before: NodeContent[];
 }
 
 /** A tree rebuilt from updates. */
@@ -28,6 +52,7 @@ export class TreeMirror {
   readonly #nodes = new Map<number, SemanticNode>();
   #root: SemanticNode | null = null;
   #revision = 0;
+  #maxId = 0;
 
   /** The revision of the last update applied. */
   get revision(): number {
@@ -50,6 +75,11 @@ export class TreeMirror {
     return this.#nodes.get(id);
   }
 
+  /** The highest id any update has carried: ids above it were never used. */
+  get maxId(): number {
+    return this.#maxId;
+  }
+
   /** How many nodes the mirror holds. */
   get size(): number {
     return this.#nodes.size;
@@ -57,27 +87,50 @@ export class TreeMirror {
 
   /** Applies one update and reports what it added, changed and removed. */
   apply(update: TreeUpdate): MirrorChanges {
-    const changes: MirrorChanges = { added: [], changed: [], removed: [] };
+    const changes: MirrorChanges = {
+      added: [],
+      changed: [],
+      removed: [],
+      removedParents: [],
+      before: [],
+    };
     for (const id of update.removed) {
       const node = this.#nodes.get(id);
       if (node === undefined) continue;
       node.attached = false;
       this.#nodes.delete(id);
       changes.removed.push(id);
+      changes.removedParents.push(node.parent?.id ?? 0);
     }
     for (const data of update.nodes) {
       let node = this.#nodes.get(data.id);
+      const added = node === undefined;
       if (node === undefined) {
         node = new SemanticNode(data.id, data.role);
         this.#nodes.set(data.id, node);
         changes.added.push(data.id);
+        if (data.id > this.#maxId) this.#maxId = data.id;
       } else {
         changes.changed.push(data.id);
+      }
+      const states = data.states.reduce((mask, state) => mask | STATE_BIT[state], 0);
+      if (
+        !added &&
+        (node.role !== data.role || node.name !== data.name || node.value !== data.value ||
+          node.states !== states)
+      ) {
+        changes.before.push({
+          id: node.id,
+          role: node.role,
+          name: node.name,
+          value: node.value,
+          states: node.states,
+        });
       }
       node.role = data.role;
       node.name = data.name;
       node.value = data.value;
-      node.states = data.states.reduce((mask, state) => mask | STATE_BIT[state], 0);
+      node.states = states;
       node.bounds = data.bounds;
     }
     // Children last: an update may name a child that comes later in its list.

@@ -237,7 +237,13 @@ Deno.test("TreeMirror", async (t) => {
       nodes: [node(3, [4]), node(2, [], "two")],
       removed: [],
     });
-    assert.deepEqual(changes, { added: [], changed: [3, 2], removed: [] });
+    assert.deepEqual(changes, {
+      added: [],
+      changed: [3, 2],
+      removed: [],
+      removedParents: [],
+      before: [{ id: 2, role: "group", name: undefined, value: undefined, states: 0 }],
+    });
     assert.equal(
       formatTree(mirror.root),
       'window #1\n  group "two" #2\n  group #3\n    group #4\n',
@@ -260,7 +266,13 @@ Deno.test("TreeMirror", async (t) => {
       }],
       removed: [99],
     });
-    assert.deepEqual(changes, { added: [1], changed: [], removed: [] });
+    assert.deepEqual(changes, {
+      added: [1],
+      changed: [],
+      removed: [],
+      removedParents: [],
+      before: [],
+    });
     assert.equal(mirror.revision, 3);
     assert.equal(formatTree(mirror.root), `window "W" #1\n`);
   });

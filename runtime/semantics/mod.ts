@@ -1,5 +1,5 @@
 /**
- * The semantic tree: nodes, revisions, tree text and JSON, query.
+ * The semantic tree: nodes, revisions, tree text and JSON, query, mirror and change history.
  *
  * @module
  */
@@ -10,3 +10,4 @@ export * from "./tree_text.ts";
 export * from "./tree_json.ts";
 export * from "./query.ts";
 export * from "./mirror.ts";
+export * from "./changes.ts";

@@ -1,12 +1,13 @@
 /**
- * Finding nodes: by role (exact), name (whole name, exact) and text (a substring of the name
- * or the value). A secure node's value is never matched.
+ * Finding nodes: by role (exact), name (whole name, exact), text (a substring of the name
+ * or the value), an ancestor (`within`) and a state the node must have. A secure node's value
+ * is never matched or returned.
  *
  * @module
  */
 
-import type { Role, SemanticNode } from "./node.ts";
-import { isRole } from "./node.ts";
+import type { Role, SemanticNode, State } from "./node.ts";
+import { isRole, STATE_BIT, STATES, statesOf } from "./node.ts";
 
 /** What to look for; every given key must match. */
 export interface NodeQuery {
@@ -16,7 +17,19 @@ export interface NodeQuery {
   name?: string | undefined;
   /** Text the name, or the value of a node that is not secure, must contain. */
   text?: string | undefined;
+  /** The id of an ancestor the node must be under (the ancestor itself does not match). */
+  within?: number | undefined;
+  /** A state the node must have, or `enabled` for a node without `disabled`. */
+  state?: string | undefined;
+  /** How many matches to return at most; {@link DEFAULT_QUERY_LIMIT} when absent. */
+  limit?: number | undefined;
 }
+
+/** The states a query's `state` may name: every state, and `enabled` (not `disabled`). */
+export const QUERY_STATES: readonly string[] = ["enabled", ...STATES];
+
+/** How many matches `findNodes()` returns when the query sets no `limit`. */
+export const DEFAULT_QUERY_LIMIT = 50;
 
 /** One node a query found. */
 export interface QueryMatch {
@@ -28,6 +41,22 @@ export interface QueryMatch {
   name: string | null;
   /** From the window down to the node: `window "Notes" > list > list_item > button "Delete"`. */
   path: string;
+}
+
+/** One node `findNodes()` found: a {@link QueryMatch} with the node's value and states. */
+export interface NodeMatch extends QueryMatch {
+  /** The value; absent when the node has none, and always on secure nodes. */
+  value?: string;
+  /** The states the node has, in tree-text order. */
+  states: State[];
+}
+
+/** What `findNodes()` answers: the first matches, and how many more there were. */
+export interface FoundNodes {
+  /** The matches in tree order, at most the query's limit. */
+  nodes: NodeMatch[];
+  /** How many further nodes matched; absent when none did. */
+  more?: number;
 }
 
 /** Throws a TypeError when a query's keys are not strings or the role is unknown. */
@@ -45,6 +74,34 @@ export function validateQuery(query: NodeQuery): void {
       }; roles are snake_case, such as button, text_field, checkbox, menu_item`,
     );
   }
+  if (query.state !== undefined) {
+    if (typeof query.state !== "string") {
+      throw new TypeError(`invalid arguments: state must be a string, got ${typeof query.state}`);
+    }
+    if (!QUERY_STATES.includes(query.state)) {
+      throw new TypeError(
+        `invalid arguments: unknown state ${JSON.stringify(query.state)}; states are ${
+          QUERY_STATES.join(", ")
+        }`,
+      );
+    }
+  }
+  for (const key of ["within", "limit"] as const) {
+    const value = query[key];
+    if (value !== undefined && (typeof value !== "number" || !Number.isSafeInteger(value))) {
+      throw new TypeError(`invalid arguments: ${key} must be a whole number`);
+    }
+  }
+  if (query.limit !== undefined && query.limit < 1) {
+    throw new TypeError("invalid arguments: limit must be at least 1");
+  }
+}
+
+/** True when `node` has the query state `state` (`enabled` means not `disabled`). */
+export function hasQueryState(node: SemanticNode, state: string): boolean {
+  if (state === "enabled") return (node.states & STATE_BIT.disabled) === 0;
+  const bit = (STATE_BIT as Readonly<Record<string, number>>)[state];
+  return bit !== undefined && (node.states & bit) !== 0;
 }
 
 /** True when `node` matches every key of `query`. */
@@ -57,6 +114,7 @@ export function matchesQuery(node: SemanticNode, query: NodeQuery): boolean {
       node.value.includes(query.text);
     if (!inName && !inValue) return false;
   }
+  if (query.state !== undefined && !hasQueryState(node, query.state)) return false;
   return true;
 }
 
@@ -88,4 +146,75 @@ export function queryTree(root: SemanticNode, query: NodeQuery): QueryMatch[] {
     }
   }
   return matches;
+}
+
+/** The message for an id that names no node: the contract's phrase and how to recover. */
+export function noNodeMessage(id: number): string {
+  return `no node with id ${id}; read ui_tree again`;
+}
+
+/** A match with the node's value (never a secure node's) and states. */
+export function nodeMatch(node: SemanticNode): NodeMatch {
+  const match: NodeMatch = {
+    id: node.id,
+    role: node.role,
+    name: node.name ?? null,
+    path: nodePath(node),
+    states: statesOf(node.states),
+  };
+  if (node.value !== undefined && !node.has("secure")) match.value = node.value;
+  return match;
+}
+
+/**
+ * Finds the nodes under `root` (itself included) that match, in tree order: at most the
+ * query's `limit`, with how many more matched. `within` names an ancestor by id, looked up
+ * with `lookup`; an id that names no node under `root` throws a RangeError.
+ *
+ * @example
+ * ```ts
+ * import { findNodes, SemanticTree } from "./mod.ts";
+ * const tree = new SemanticTree("Notes");
+ * const found = findNodes(tree.root, { role: "window", state: "enabled" }, (id) => tree.get(id));
+ * console.assert(found.nodes[0]?.name === "Notes" && found.more === undefined);
+ * ```
+ */
+export function findNodes(
+  root: SemanticNode,
+  query: NodeQuery,
+  lookup: (id: number) => SemanticNode | undefined,
+): FoundNodes {
+  validateQuery(query);
+  let start = root;
+  let self = true;
+  if (query.within !== undefined) {
+    const within = lookup(query.within);
+    if (within === undefined || !within.attached || !isUnder(within, root)) {
+      throw new RangeError(noNodeMessage(query.within));
+    }
+    start = within;
+    self = false;
+  }
+  const limit = query.limit ?? DEFAULT_QUERY_LIMIT;
+  const nodes: NodeMatch[] = [];
+  let more = 0;
+  const stack: SemanticNode[] = self ? [start] : [...start.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (matchesQuery(node, query)) {
+      if (nodes.length < limit) nodes.push(nodeMatch(node));
+      else more++;
+    }
+    for (let index = node.children.length - 1; index >= 0; index--) {
+      stack.push(node.children[index]!);
+    }
+  }
+  return more > 0 ? { nodes, more } : { nodes };
+}
+
+function isUnder(node: SemanticNode, root: SemanticNode): boolean {
+  for (let current: SemanticNode | null = node; current !== null; current = current.parent) {
+    if (current === root) return true;
+  }
+  return false;
 }

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import type { Role, SemanticNode } from "./node.ts";
-import { matchesQuery, nodePath, queryTree, validateQuery } from "./query.ts";
+import {
+  findNodes,
+  matchesQuery,
+  nodePath,
+  QUERY_STATES,
+  queryTree,
+  validateQuery,
+} from "./query.ts";
 import { SemanticTree } from "./tree.ts";
 
 /** The Notes window: two rows, each a checkbox, a text and a Delete button; then a password. */
@@ -187,5 +194,78 @@ Deno.test("nodePath()", async (t) => {
     assert.equal(nodePath(item), 'window "W" > list_item');
     tree.setName(item, "");
     assert.equal(nodePath(item), 'window "W" > list_item ""', "an empty name is still a name");
+  });
+});
+
+Deno.test("findNodes()", async (t) => {
+  const lookup = (tree: SemanticTree) => (id: number) => tree.get(id);
+
+  await t.step("finds only under within, the ancestor itself left out", () => {
+    const { tree, rows } = notes();
+    const row = rows[1]!;
+    const found = findNodes(tree.root, { within: row.item.id }, lookup(tree));
+    assert.deepEqual(ids(found.nodes), [row.done.id, row.text.id, row.remove.id]);
+    const deletes = findNodes(tree.root, { name: "Delete", within: row.item.id }, lookup(tree));
+    assert.deepEqual(ids(deletes.nodes), [row.remove.id]);
+  });
+
+  await t.step("refuses a within id that names no node, saying how to recover", () => {
+    const { tree } = notes();
+    assert.throws(() => findNodes(tree.root, { within: 999 }, lookup(tree)), {
+      name: "RangeError",
+      message: "no node with id 999; read ui_tree again",
+    });
+  });
+
+  await t.step("matches a state, and enabled as not disabled", () => {
+    const { tree, rows, deleteAll } = notes();
+    tree.setState(rows[0]!.done, "checked", true);
+    tree.setState(deleteAll, "disabled", true);
+    const checked = findNodes(tree.root, { state: "checked" }, lookup(tree));
+    assert.deepEqual(ids(checked.nodes), [rows[0]!.done.id]);
+    const enabled = findNodes(tree.root, { role: "button", state: "enabled" }, lookup(tree));
+    assert.deepEqual(ids(enabled.nodes), rows.map((row) => row.remove.id));
+    const disabled = findNodes(tree.root, { role: "button", state: "disabled" }, lookup(tree));
+    assert.deepEqual(ids(disabled.nodes), [deleteAll.id]);
+  });
+
+  await t.step("refuses an unknown state, listing the states", () => {
+    const { tree } = notes();
+    assert.throws(() => findNodes(tree.root, { state: "on" }, lookup(tree)), {
+      name: "TypeError",
+      message: `invalid arguments: unknown state "on"; states are ${QUERY_STATES.join(", ")}`,
+    });
+  });
+
+  await t.step("returns at most limit matches (50 by default) and how many more", () => {
+    const tree = new SemanticTree("Many");
+    const buttons = Array.from({ length: 60 }, () => tree.createNode("button"));
+    tree.setChildren(tree.root, buttons);
+    const first = findNodes(tree.root, { role: "button" }, lookup(tree));
+    assert.equal(first.nodes.length, 50);
+    assert.equal(first.more, 10);
+    const few = findNodes(tree.root, { role: "button", limit: 7 }, lookup(tree));
+    assert.deepEqual(ids(few.nodes), buttons.slice(0, 7).map((node) => node.id));
+    assert.equal(few.more, 53);
+    assert.equal(findNodes(tree.root, { role: "window" }, lookup(tree)).more, undefined);
+  });
+
+  await t.step("carries value and states, never a secure node's value", () => {
+    const { tree, title, password } = notes();
+    tree.setState(title, "focused", true);
+    const [field] = findNodes(tree.root, { name: "Title" }, lookup(tree)).nodes;
+    assert.deepEqual(field, {
+      id: title.id,
+      role: "text_field",
+      name: "Title",
+      path: 'window "Notes" > text_field "Title"',
+      states: ["focused"],
+      value: "milk and honey",
+    });
+    const [secret] = findNodes(tree.root, { name: "Sync password" }, lookup(tree)).nodes;
+    assert.deepEqual(secret?.states, ["secure"]);
+    assert.equal(secret?.value, undefined);
+    assert.ok(!JSON.stringify(secret).includes("hunter2"));
+    assert.equal(password.value, "hunter2", "the node still holds it: only the match leaves it");
   });
 });

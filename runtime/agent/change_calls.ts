@@ -1,0 +1,190 @@
+/**
+ * The arguments and answers of the reads that follow changes: `ui_query`'s filters,
+ * `ui_tree {"since"}`, `ui_act`'s receipt and `ui_wait`. `tool_calls.ts` routes to these;
+ * each checks its arguments first and refuses with `invalid arguments: ...`.
+ *
+ * @module
+ */
+
+import type { NodeQuery } from "../semantics/mod.ts";
+import { HostError, type SemanticHost } from "./host.ts";
+import type { CallToolResult } from "./sdk.ts";
+import { DEFAULT_WAIT_MS, MAX_WAIT_MS, type WaitCondition } from "./tree_watch.ts";
+import { wrapUntrusted } from "./untrusted.ts";
+
+/** The arguments `ui_query` takes. */
+export const QUERY_KEYS: readonly string[] = ["role", "name", "text", "within", "state", "limit"];
+
+/** The arguments `ui_wait` takes. */
+export const WAIT_KEYS: readonly string[] = [
+  "role",
+  "name",
+  "text",
+  "within",
+  "state",
+  "id",
+  "gone",
+  "since",
+  "timeout_ms",
+];
+
+/** The largest `max_bytes` that `ui_tree {"since"}` takes, as for the tree views. */
+const MAX_CHANGES_BYTES = 3_500_000;
+
+function invalid(message: string): HostError {
+  return new HostError("invalid", `invalid arguments: ${message}`);
+}
+
+function listed(keys: readonly string[]): string {
+  return `${keys.slice(0, -1).join(", ")} and ${keys.at(-1)}`;
+}
+
+function checkKeys(tool: string, args: Record<string, unknown>, known: readonly string[]): void {
+  const unknown = Object.keys(args).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw invalid(`${tool} takes ${listed(known)}, got ${unknown.join(", ")}`);
+  }
+}
+
+function optionalString(args: Record<string, unknown>, key: string): string | undefined {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw invalid(`${key} must be a string`);
+  return value;
+}
+
+function optionalWhole(
+  args: Record<string, unknown>,
+  key: string,
+  least: number,
+  most = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < least || value > most) {
+    const range = most === Number.MAX_SAFE_INTEGER
+      ? `of at least ${least}`
+      : `from ${least} to ${most}`;
+    throw invalid(`${key} must be a whole number ${range}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** Runs `read`, turning a TypeError (a bad query) into the refusal agents read. */
+function checked<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof TypeError) {
+      const message = error.message.startsWith("invalid ")
+        ? error.message
+        : `invalid arguments: ${error.message}`;
+      throw new HostError("invalid", message);
+    }
+    throw error;
+  }
+}
+
+function queryOf(args: Record<string, unknown>): NodeQuery {
+  return {
+    role: optionalString(args, "role"),
+    name: optionalString(args, "name"),
+    text: optionalString(args, "text"),
+    within: optionalWhole(args, "within", 0),
+    state: optionalString(args, "state"),
+  };
+}
+
+/** Reads `ui_query`'s arguments into a query; throws HostError for bad ones. */
+export function queryArguments(args: Record<string, unknown>): NodeQuery {
+  checkKeys("ui_query", args, QUERY_KEYS);
+  return { ...queryOf(args), limit: optionalWhole(args, "limit", 1) };
+}
+
+/** Answers `ui_query`: the matches with their values and states, wrapped. */
+export function answerQuery(host: SemanticHost, args: Record<string, unknown>): CallToolResult {
+  const query = queryArguments(args);
+  return untrusted(checked(() => host.query(query)));
+}
+
+/**
+ * Answers `ui_tree {"since": R}` (with `max_bytes` at most): the change text since R, or,
+ * when R is no longer kept, what `fullTree` answers (the tree as `ui_tree` gives it).
+ */
+export function answerSince(
+  host: SemanticHost,
+  args: Record<string, unknown>,
+  fullTree: (maxBytes: number | undefined) => { revision: number; tree: string },
+): CallToolResult {
+  const others = Object.keys(args).filter((key) => key !== "since" && key !== "max_bytes");
+  if (others.length > 0) {
+    throw invalid(`since takes only max_bytes beside it, got ${others.join(", ")}`);
+  }
+  const since = args.since;
+  if (typeof since !== "number" || !Number.isSafeInteger(since) || since < 0) {
+    throw invalid(`since must be a revision (a whole number), got ${JSON.stringify(since)}`);
+  }
+  const maxBytes = optionalWhole(args, "max_bytes", 256, MAX_CHANGES_BYTES);
+  const answer = host.changesSince(since, maxBytes);
+  return untrusted(answer ?? fullTree(maxBytes));
+}
+
+/**
+ * What `ui_act` answers after the action made at `revision` led to `after`: ok, the new
+ * revision and, when anything changed, the change text wrapped as untrusted app content.
+ */
+export function receiptResult(
+  host: SemanticHost,
+  revision: number,
+  after: number,
+): CallToolResult {
+  const changes = host.receipt(revision);
+  const receipt = changes === undefined
+    ? { ok: true, revision: after }
+    : { ok: true, revision: after, changes: wrapUntrusted(changes) };
+  return { content: [{ type: "text", text: JSON.stringify(receipt) }] };
+}
+
+/** Reads `ui_wait`'s arguments into a condition; throws HostError for bad ones. */
+export function waitArguments(args: Record<string, unknown>): WaitCondition {
+  checkKeys("ui_wait", args, WAIT_KEYS);
+  const gone = args.gone;
+  if (gone !== undefined && gone !== null && typeof gone !== "boolean") {
+    throw invalid("gone must be true or false");
+  }
+  const condition: WaitCondition = {
+    query: queryOf(args),
+    id: optionalWhole(args, "id", 0),
+    gone: gone === true,
+    since: optionalWhole(args, "since", 0),
+    timeoutMs: optionalWhole(args, "timeout_ms", 0, MAX_WAIT_MS) ?? DEFAULT_WAIT_MS,
+  };
+  const asked = condition.id !== undefined || condition.since !== undefined ||
+    Object.values(condition.query).some((value) => value !== undefined);
+  if (!asked) {
+    throw invalid(
+      "ui_wait needs a condition: a query (role, name, text, within, state), an id, or since",
+    );
+  }
+  return condition;
+}
+
+/** Answers `ui_wait` once its condition holds: the revision and the nodes, wrapped. */
+export async function answerWait(
+  host: SemanticHost,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<CallToolResult> {
+  const condition = waitArguments(args);
+  try {
+    return untrusted(await host.wait(condition, signal));
+  } catch (error) {
+    return checked(() => {
+      throw error;
+    });
+  }
+}
+
+function untrusted(content: unknown): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(wrapUntrusted(content)) }] };
+}

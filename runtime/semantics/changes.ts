@@ -1,0 +1,345 @@
+/**
+ * What changed since a revision: `TreeHistory` keeps a tree mirror and, for each update it
+ * applies, a small record of what the update added, removed and changed (a changed node's
+ * role, name, value and states as they were before). From those records it writes the net
+ * change text between any kept revision and now, in tree-line form:
+ *
+ * ```
+ * - #12
+ * + dialog "Settings" #40 in #1
+ *    button "Close" #41
+ * ~ button "Save" #9 disabled
+ * ```
+ *
+ * Net means: a node added and removed again since the revision gives no line; a node changed
+ * twice gives one line, and none when it shows what it showed then; a frame that moved nodes
+ * only (bounds) gives none. Nodes that only came into view or went out of it (the `offscreen`
+ * state) are summed up in one line for their scroll view.
+ *
+ * The history runs on the thread that owns the mirror (the server worker), so the UI thread
+ * pays nothing for it. It keeps every revision of the last 5 minutes or the last 256,
+ * whichever are more, within a byte budget and a cap on the number of revisions (see
+ * {@link HistoryLimits}).
+ *
+ * @module
+ */
+
+import { type MirrorChanges, type NodeContent, TreeMirror } from "./mirror.ts";
+import { type SemanticNode, STATE_BIT } from "./node.ts";
+import type { TreeUpdate } from "./tree.ts";
+import { formatNodeLine, formatTree } from "./tree_text.ts";
+
+/** How much history a {@link TreeHistory} keeps. */
+export interface HistoryLimits {
+  /** The last this many revisions are always kept (unless `maxBytes` is exceeded). */
+  minRevisions: number;
+  /** Revisions younger than this, in ms, are kept too (unless a cap below is exceeded). */
+  minAgeMs: number;
+  /** The estimated size of all records together stays under this many bytes. */
+  maxBytes: number;
+  /** At most this many revisions are kept, however young. */
+  maxRevisions: number;
+}
+
+/** The limits the servers use: 256 revisions or 5 minutes, within 8 MiB and 20,000 revisions. */
+export const HISTORY_LIMITS: Readonly<HistoryLimits> = Object.freeze({
+  minRevisions: 256,
+  minAgeMs: 5 * 60_000,
+  maxBytes: 8 * 1024 * 1024,
+  maxRevisions: 20_000,
+});
+
+/** The byte budget of the change text that `ui_tree {"since"}` answers by default. */
+export const DEFAULT_CHANGES_BYTES = 32_768;
+
+/** The byte budget of the change text in a `ui_act` receipt. */
+export const RECEIPT_BYTES = 2048;
+
+interface RevisionRecord {
+  revision: number;
+  at: number;
+  added: number[];
+  removed: number[];
+  removedParents: number[];
+  before: NodeContent[];
+  bytes: number;
+}
+
+// Rough sizes for the byte budget: a number in an array, an object with its fields, and a
+// string's header (its characters count two bytes each on top).
+const NUMBER_BYTES = 8;
+const RECORD_BYTES = 96;
+const CONTENT_BYTES = 64;
+const STRING_BYTES = 16;
+
+function recordBytes(changes: MirrorChanges): number {
+  let bytes = RECORD_BYTES +
+    NUMBER_BYTES * (changes.added.length + 2 * changes.removed.length);
+  for (const content of changes.before) {
+    bytes += CONTENT_BYTES;
+    if (content.name !== undefined) bytes += STRING_BYTES + 2 * content.name.length;
+    if (content.value !== undefined) bytes += STRING_BYTES + 2 * content.value.length;
+  }
+  return bytes;
+}
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 length of `text`. */
+function byteLength(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/**
+ * Cuts `lines` to whole lines that fit in `maxBytes` with a last line that says how many were
+ * left out and how to read them: `… 12 more lines: <how>`. Returns the text, each line ending
+ * in a newline.
+ */
+export function capLines(lines: readonly string[], maxBytes: number, how: string): string {
+  let total = 0;
+  for (const line of lines) total += byteLength(line) + 1;
+  if (total <= maxBytes) return lines.length === 0 ? "" : lines.join("\n") + "\n";
+  const kept: string[] = [];
+  let used = 0;
+  for (let index = 0; index < lines.length; index++) {
+    const size = byteLength(lines[index]!) + 1;
+    const tail = byteLength(`… ${lines.length - index - 1} more lines: ${how}`) + 1;
+    if (used + size + tail > maxBytes) break;
+    kept.push(lines[index]!);
+    used += size;
+  }
+  kept.push(`… ${lines.length - kept.length} more lines: ${how}`);
+  return kept.join("\n") + "\n";
+}
+
+/** The bit of the `offscreen` state, 0 while the node model has no such state. */
+function offscreenBit(): number {
+  return (STATE_BIT as Readonly<Record<string, number>>)["offscreen"] ?? 0;
+}
+
+/** A tree mirror with the history of its last revisions. */
+export class TreeHistory {
+  /** The mirror the history follows; apply updates through {@link TreeHistory.apply}. */
+  readonly mirror: TreeMirror = new TreeMirror();
+  readonly #limits: HistoryLimits;
+  readonly #now: () => number;
+  #records: RevisionRecord[] = [];
+  #head = 0;
+  #bytes = 0;
+  #base = 0;
+
+  /**
+   * @param limits how much history to keep; {@link HISTORY_LIMITS} by default
+   * @param now the clock, in ms (tests pass their own)
+   */
+  constructor(limits: Partial<HistoryLimits> = {}, now: () => number = Date.now) {
+    this.#limits = { ...HISTORY_LIMITS, ...limits };
+    this.#now = now;
+  }
+
+  /** The revision of the last update applied. */
+  get revision(): number {
+    return this.mirror.revision;
+  }
+
+  /** The oldest revision that changes can be given since. */
+  get oldest(): number {
+    return this.#base;
+  }
+
+  /** How many revisions are kept, and their estimated size in bytes. */
+  get kept(): { revisions: number; bytes: number } {
+    return { revisions: this.#records.length - this.#head, bytes: this.#bytes };
+  }
+
+  /**
+   * Applies an update to the mirror and records what it changed. The first update (the
+   * whole tree) starts the history: changes can be given since its revision.
+   */
+  apply(update: TreeUpdate): MirrorChanges {
+    const ready = this.mirror.ready;
+    const changes = this.mirror.apply(update);
+    if (!ready) {
+      this.#base = update.revision;
+      return changes;
+    }
+    const record: RevisionRecord = {
+      revision: update.revision,
+      at: this.#now(),
+      added: changes.added,
+      removed: changes.removed,
+      removedParents: changes.removedParents,
+      before: changes.before,
+      bytes: recordBytes(changes),
+    };
+    this.#records.push(record);
+    this.#bytes += record.bytes;
+    this.#prune();
+    return changes;
+  }
+
+  #prune(): void {
+    const { minRevisions, minAgeMs, maxBytes, maxRevisions } = this.#limits;
+    const oldEnough = this.#now() - minAgeMs;
+    while (this.#records.length - this.#head > 1) {
+      const count = this.#records.length - this.#head;
+      const oldest = this.#records[this.#head]!;
+      const expired = count > minRevisions && oldest.at < oldEnough;
+      if (!expired && this.#bytes <= maxBytes && count <= maxRevisions) break;
+      this.#bytes -= oldest.bytes;
+      this.#base = oldest.revision;
+      this.#head++;
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#records.length) {
+      this.#records = this.#records.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  /** The index of the first record after `since`. */
+  #firstAfter(since: number): number {
+    let low = this.#head;
+    let high = this.#records.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#records[middle]!.revision <= since) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /**
+   * The net changes from revision `since` to now as lines, or null when `since` is older
+   * than the history keeps. Throws a RangeError when `since` is after the current revision.
+   */
+  changeLines(since: number): string[] | null {
+    if (since > this.mirror.revision) {
+      throw new RangeError(
+        `invalid arguments: since ${since} is after the current revision ${this.mirror.revision}`,
+      );
+    }
+    if (since < this.#base || !this.mirror.ready) return null;
+    const added = new Set<number>();
+    const removedParent = new Map<number, number>();
+    const before = new Map<number, NodeContent>();
+    for (let index = this.#firstAfter(since); index < this.#records.length; index++) {
+      const record = this.#records[index]!;
+      for (const id of record.added) added.add(id);
+      for (let at = 0; at < record.removed.length; at++) {
+        const id = record.removed[at]!;
+        if (!added.has(id) && !removedParent.has(id)) {
+          removedParent.set(id, record.removedParents[at]!);
+        }
+      }
+      for (const content of record.before) {
+        if (!added.has(content.id) && !before.has(content.id)) before.set(content.id, content);
+      }
+    }
+    const lines: string[] = [];
+    const removedRoots = [...removedParent].filter(([, parent]) => !removedParent.has(parent))
+      .map(([id]) => id).sort((a, b) => a - b);
+    for (const id of removedRoots) lines.push(`- #${id}`);
+    if (added.size > 0 || before.size > 0) this.#walkChanges(added, before, lines);
+    return lines;
+  }
+
+  /** Adds the `+` and `~` lines (and scroll summaries) in tree order. */
+  #walkChanges(added: Set<number>, before: Map<number, NodeContent>, lines: string[]): void {
+    const offscreen = offscreenBit();
+    interface Scroll {
+      node: SemanticNode;
+      line: number;
+      cameIntoView: number;
+      wentOutOfView: number;
+    }
+    const scrolls: Scroll[] = [];
+    const stack: [SemanticNode, Scroll | null][] = [[this.mirror.root, null]];
+    while (stack.length > 0) {
+      const [node, scroll] = stack.pop()!;
+      if (added.has(node.id)) {
+        const subtree = formatTree(node).split("\n");
+        subtree.pop(); // the text ends with a newline
+        const parent = node.parent === null ? "" : ` in #${node.parent.id}`;
+        lines.push(`+ ${subtree[0]}${parent}`);
+        for (let index = 1; index < subtree.length; index++) lines.push(`  ${subtree[index]}`);
+        continue;
+      }
+      const old = before.get(node.id);
+      if (old !== undefined) {
+        const sameContent = old.role === node.role && old.name === node.name &&
+          old.value === node.value;
+        const changedStates = old.states ^ node.states;
+        if (sameContent && changedStates === offscreen && offscreen !== 0 && scroll !== null) {
+          if (node.states & offscreen) scroll.wentOutOfView++;
+          else scroll.cameIntoView++;
+        } else if (!sameContent || changedStates !== 0) {
+          lines.push(`~ ${formatNodeLine(node)}`);
+        }
+      }
+      let inner = scroll;
+      if (node.role === "scroll_view" || node.parent === null) {
+        inner = { node, line: lines.length, cameIntoView: 0, wentOutOfView: 0 };
+        scrolls.push(inner);
+        lines.push(""); // filled in below, or dropped
+      }
+      for (let index = node.children.length - 1; index >= 0; index--) {
+        stack.push([node.children[index]!, inner]);
+      }
+    }
+    const drop = new Set<number>();
+    for (const scroll of scrolls) {
+      if (scroll.cameIntoView === 0 && scroll.wentOutOfView === 0) {
+        drop.add(scroll.line);
+        continue;
+      }
+      const verb = scroll.node.role === "scroll_view" ? "scrolled" : "resized";
+      lines[scroll.line] = `~ ${scroll.node.role} #${scroll.node.id} ${verb}: ` +
+        `${scroll.cameIntoView} nodes came into view, ${scroll.wentOutOfView} went out of view`;
+    }
+    if (drop.size > 0) {
+      const kept = lines.filter((_, index) => !drop.has(index));
+      lines.length = 0;
+      lines.push(...kept);
+    }
+  }
+}
+
+/** What `ui_tree {"since": R}` answers when R is kept: the change text since R. */
+export interface ChangesAnswer {
+  /** The current revision. */
+  revision: number;
+  /** The revision the changes are counted from. */
+  since: number;
+  /** The change text, one line per change, each ending in a newline; empty when none. */
+  changes: string;
+}
+
+/**
+ * The answer to `ui_tree {"since": since}`: the change text within `maxBytes` (a last line
+ * says how to read the rest), or null when `since` is no longer kept (the caller then answers
+ * with the whole tree). Throws a RangeError when `since` is after the current revision.
+ */
+export function changesAnswer(
+  history: TreeHistory,
+  since: number,
+  maxBytes: number = DEFAULT_CHANGES_BYTES,
+): ChangesAnswer | null {
+  const lines = history.changeLines(since);
+  if (lines === null) return null;
+  let full = 0;
+  for (const line of lines) full += byteLength(line) + 1;
+  const how = `ui_tree {"since":${since},"max_bytes":${full}}`;
+  return { revision: history.revision, since, changes: capLines(lines, maxBytes, how) };
+}
+
+/**
+ * The change text of an action's receipt: what changed from `since` (the revision the action
+ * was made at) to now, within {@link RECEIPT_BYTES}; undefined when nothing changed or the
+ * revision is no longer kept.
+ */
+export function receiptText(history: TreeHistory, since: number): string | undefined {
+  if (since > history.revision) return undefined;
+  const lines = history.changeLines(since);
+  if (lines === null || lines.length === 0) return undefined;
+  return capLines(lines, RECEIPT_BYTES, `ui_tree {"since":${since}}`);
+}
