@@ -443,13 +443,19 @@ Deno.test("McpServer acts", async (t) => {
     });
 
     await t.step("ui_act on an unknown id says so", async () => {
-      assert.equal(errorOf(await act(served, 9999, { action: "click" })), "no node with id 9999");
+      assert.equal(
+        errorOf(await act(served, 9999, { action: "click" })),
+        "no node with id 9999; read ui_tree again",
+      );
     });
 
     await t.step("ui_act on a disabled node is refused and its handler never runs", async () => {
       const locked = idOf(served, { name: "Locked" });
       for (const action of [{ action: "click" }, { action: "focus" }, { action: "hover" }]) {
-        assert.equal(errorOf(await act(served, locked, action)), "the node is disabled");
+        assert.equal(
+          errorOf(await act(served, locked, action)),
+          'the node is disabled; ui_wait with "state": "enabled" waits for it',
+        );
       }
       assert.equal(served.probe.lockedClicks, 0);
     });

@@ -96,7 +96,7 @@ Deno.test("list() keyed rows", async (t) => {
       for (const id of goneIds) {
         await assert.rejects(() => app.act(id, { action: "click" }), {
           name: "ActionError",
-          message: `no node with id ${id}`,
+          message: `no node with id ${id}; read ui_tree again`,
         });
       }
       await set(["a", "b", "c"]); // the same key again is a new row

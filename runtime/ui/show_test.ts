@@ -73,7 +73,7 @@ Deno.test("show() mounting and unmounting", async (t) => {
       assert.deepEqual(app.tools(), []);
       assert.equal(app.query({ name: "Panel" }).length, 0);
       await assert.rejects(() => app.act(inside, { action: "click" }), {
-        message: `no node with id ${inside}`,
+        message: `no node with id ${inside}; read ui_tree again`,
       });
       await app.close();
     },

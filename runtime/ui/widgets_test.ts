@@ -59,7 +59,7 @@ Deno.test("widget modifiers", async (t) => {
     await assert.rejects(() => app.act(2, { action: "click" }), {
       name: "ActionError",
       kind: "disabled",
-      message: "the node is disabled",
+      message: 'the node is disabled; ui_wait with "state": "enabled" waits for it',
     });
     assert.equal(clicks, 0);
     await app.close();
@@ -76,7 +76,7 @@ Deno.test("widget modifiers", async (t) => {
     const app = await render(root);
     const { id } = app.get({ name: "Go" });
     await assert.rejects(() => app.act(id, { action: "click" }), {
-      message: "the node is disabled",
+      message: 'the node is disabled; ui_wait with "state": "enabled" waits for it',
     });
     setLocked!(false);
     await app.settle();
@@ -87,7 +87,7 @@ Deno.test("widget modifiers", async (t) => {
     await app.settle();
     assert.match(app.tree(), /button "Go" #2 focused disabled/);
     await assert.rejects(() => app.act(id, { action: "click" }), {
-      message: "the node is disabled",
+      message: 'the node is disabled; ui_wait with "state": "enabled" waits for it',
     });
     assert.equal(clicks, 1);
     assert.equal(app.get({ name: "Go" }).id, id);
@@ -98,7 +98,7 @@ Deno.test("widget modifiers", async (t) => {
     const root = component(() => column(button("Inner", () => {})).disabled());
     const app = await render(root);
     await assert.rejects(() => app.act(app.get({ name: "Inner" }).id, { action: "focus" }), {
-      message: "the node is disabled",
+      message: 'the node is disabled; ui_wait with "state": "enabled" waits for it',
     });
     await app.close();
   });
@@ -488,7 +488,7 @@ Deno.test(".disabled() on a row shows on every node in it, as it acts", async ()
   assert.doesNotMatch(app.tree(), /button "Outside" #\d+ disabled/);
   await assert.rejects(
     () => app.act(app.get({ name: "Save" }).id, { action: "click" }),
-    { message: "the node is disabled" },
+    { message: 'the node is disabled; ui_wait with "state": "enabled" waits for it' },
   );
 
   items.update(app.app.rt, (list) => list.push("b")); // a row mounted into the disabled row
