@@ -68,7 +68,7 @@ export class App implements Host, InputEnv {
   readonly title: string;
   readonly tree: SemanticTree;
   readonly runtime: ReactiveRuntime;
-  readonly tools = new ToolRegistry();
+  readonly tools: ToolRegistry = new ToolRegistry();
   readonly rt: Rt;
   /** The window element: the root of every element. */
   readonly root: Element;

@@ -80,7 +80,7 @@ export class Owner {
   /** The runtime its effects are queued on. */
   readonly runtime: ReactiveRuntime;
   /** Owners created under this one; disposed before it. */
-  readonly children = new Set<Owner>();
+  readonly children: Set<Owner> = new Set<Owner>();
   /** The memos and effects it owns. */
   readonly consumers: Consumer[] = [];
   /** The signals it owns. */
@@ -106,7 +106,7 @@ export class ReactiveRuntime {
   /** The effects waiting for the next flush, in the order they were queued. */
   readonly queue: Consumer[] = [];
   /** Every live signal of the app, for inspection. */
-  readonly signals = new Set<SignalNode<unknown>>();
+  readonly signals: Set<SignalNode<unknown>> = new Set<SignalNode<unknown>>();
   /** Called when the queue goes from empty to non-empty. */
   onSchedule: () => void;
   #nextSignalId = 1;
