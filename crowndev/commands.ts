@@ -18,6 +18,7 @@ import {
   type Client,
   ResourceUpdatedNotificationSchema,
 } from "../runtime/agent/sdk.ts";
+import { SocketDirectoryError } from "../runtime/agent/socket_dir.ts";
 import { CliError, colourTree, EXIT, type Palette } from "./output.ts";
 import type { CliQuery } from "./parse.ts";
 
@@ -84,7 +85,10 @@ async function connect(context: CommandContext, app: AppEntry): Promise<Client> 
   try {
     checkAppSocket(app, context.uid); // again, right before connecting
   } catch (error) {
-    throw new CliError(EXIT.noApp, `refused ${app.socket}: ${(error as Error).message}`);
+    const reason = error instanceof SocketDirectoryError
+      ? `${error.path}: ${error.reason}`
+      : `${app.socket}: ${(error as Error).message}`;
+    throw new CliError(EXIT.noApp, `refused ${reason}`);
   }
   try {
     return await connectToApp(app.socket, { token: context.token, name: "crowndev" });

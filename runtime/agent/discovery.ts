@@ -23,7 +23,9 @@ export interface AppEntry {
   app: string;
   /** `notes`: the socket name made from the window title. */
   name: string;
+  /** The app's process id. */
   pid: number;
+  /** The path of its socket file. */
   socket: string;
 }
 

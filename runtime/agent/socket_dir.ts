@@ -212,7 +212,9 @@ export function checkSocketFile(path: string, uid: number): void {
 
 /** Which file a path names: its device and inode. */
 export interface FileIdentity {
+  /** The device the file is on. */
   dev: number;
+  /** The file's inode on that device. */
   ino: number;
 }
 
