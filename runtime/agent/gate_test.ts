@@ -88,6 +88,17 @@ Deno.test("AllGates", async (t) => {
     assert.equal(both.name, "SameUserGate+TokenGate");
   });
 
+  await t.step("a gate decides from credentials alone only when every gate in it does", () => {
+    assert.equal(sameUser.credentialsOnly, true);
+    assert.equal(token.credentialsOnly, false);
+    assert.equal(both.credentialsOnly, false);
+    assert.equal(new AllGates(sameUser, new SameUserGate(1001)).credentialsOnly, true);
+    assert.equal(
+      new AllGates(sameUser, { name: "Custom", allows: () => true }).credentialsOnly,
+      false,
+    );
+  });
+
   await t.step("AllGates lets in only what every gate lets in", () => {
     assert.equal(both.allows(peer(1000, "tok")), true);
     assert.equal(both.allows(peer(1000, "bad")), false);

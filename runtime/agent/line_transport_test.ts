@@ -3,6 +3,7 @@ import { Buffer } from "node:buffer";
 import * as net from "node:net";
 import { join } from "node:path";
 import {
+  idInUseMessage,
   LineSplitter,
   LineTransport,
   MAX_LINE_BYTES,
@@ -426,6 +427,53 @@ Deno.test("LineTransport over a real socket", async (t) => {
       assert.equal(received.length, MAX_PENDING_REQUESTS + 1, "the cancelled one came through");
       await transport.close();
     });
+
+    await t.step(
+      "LineTransport refuses a request whose id is in flight with -32600, not counting it",
+      async () => {
+        const { client, transport, received } = await collecting(pair);
+        const read = reader(client);
+        client.write(Array(3).fill(JSON.stringify(request(5))).join("\n") + "\n");
+        const first = await read.message(1) as { id: unknown; error: { code: number } };
+        await read.message(2);
+        assert.deepEqual(read.messages, [idInUseMessage(5), idInUseMessage(5)]);
+        assert.equal(first.id, 5);
+        assert.equal(first.error.code, -32600);
+        assert.deepEqual(received, [request(5)]);
+        // Once answered, the id is free again.
+        await transport.send({ jsonrpc: "2.0", id: 5, result: {} });
+        client.write(JSON.stringify(request(5)) + "\n");
+        await eventually(() => received.length === 2, "the id used again");
+        await transport.close();
+      },
+    );
+
+    await t.step(
+      "LineTransport keeps a cancelled request's place until the work it holds settles",
+      async () => {
+        const started = await collecting(pair);
+        const { client, transport } = started;
+        const received = started.received as unknown as { id?: number; method: string }[];
+        let finish = () => {};
+        const work = new Promise<void>((resolve) => (finish = resolve));
+        const lines = Array.from(
+          { length: MAX_PENDING_REQUESTS + 1 },
+          (_, i) => JSON.stringify(request(i + 1)),
+        );
+        client.write(lines.join("\n") + "\n");
+        await eventually(() => received.length === MAX_PENDING_REQUESTS, "the first requests");
+        transport.holdUntilSettled(1, work);
+        client.write(JSON.stringify(cancelled(1)) + "\n");
+        await eventually(() => received.length === MAX_PENDING_REQUESTS + 1, "the cancellation");
+        assert.deepEqual(received.at(-1), cancelled(1));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(received.length, MAX_PENDING_REQUESTS + 1, "a request went past the window");
+        finish();
+        await eventually(() => received.length === MAX_PENDING_REQUESTS + 2, "the last request");
+        assert.deepEqual(received.at(-1), request(MAX_PENDING_REQUESTS + 1));
+        await transport.close();
+      },
+    );
 
     await t.step("LineTransport reads the bytes it is given before the socket's", async () => {
       const { client, server } = await pair.connect();
