@@ -13,11 +13,13 @@ import { getuid } from "../ffi/mod.ts";
 import { AppHost } from "../runtime/agent/app_host.ts";
 import { connectToApp } from "../runtime/agent/client.ts";
 import { SameUserGate } from "../runtime/agent/gate.ts";
+import { MAX_PENDING_REQUESTS } from "../runtime/agent/line_transport.ts";
 import { McpServer } from "../runtime/agent/server.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
 import { socketPathFor } from "../runtime/agent/socket_dir.ts";
 import { UNTRUSTED_NOTE } from "../runtime/agent/untrusted.ts";
 import { render } from "../runtime/testing.ts";
+import { button, column, component, list, row, scrollView, text } from "../runtime/ui/mod.ts";
 import {
   callTool,
   connect,
@@ -298,22 +300,70 @@ Deno.test("an in-process server over AppHost: receipts, free waits, cancellation
       assert.equal(receipt.ok, true);
     });
 
-    await t.step("a cancelled wait ends at once and frees its place", async () => {
-      const controller = new AbortController();
-      const pending = client.callTool(
-        { name: "ui_wait", arguments: { name: "Never shown", timeout_ms: 30_000 } },
-        undefined,
-        { signal: controller.signal, timeout: 60_000 },
+    await t.step("cancelled waits end at once and free their request places", async () => {
+      // As many waits as one connection may have pending: until they end, nothing else on it
+      // is answered. Waits that were not freed would hold on until their 30 s timeout.
+      const controllers = Array.from({ length: MAX_PENDING_REQUESTS }, () => new AbortController());
+      const pending = controllers.map((controller, index) =>
+        client.callTool(
+          { name: "ui_wait", arguments: { name: `Never shown ${index}`, timeout_ms: 30_000 } },
+          undefined,
+          { signal: controller.signal, timeout: 60_000 },
+        )
       );
-      pending.catch(() => {}); // rejected below, on purpose
-      await withTimeout(until(() => host.waiting === 1), 20_000, "the wait to start");
-      controller.abort();
-      await assert.rejects(pending);
-      // A wait that was not freed would hold on until its 30 s timeout, past this guard.
-      await withTimeout(until(() => host.waiting === 0), 20_000, "the wait to be freed");
-      const after = await agent.call("ui_tree", { since: app.revision });
+      for (const call of pending) call.catch(() => {}); // rejected below, on purpose
+      await withTimeout(
+        until(() => host.waiting === MAX_PENDING_REQUESTS),
+        20_000,
+        "the waits to start",
+      );
+      for (const controller of controllers) controller.abort();
+      for (const call of pending) await assert.rejects(call);
+      await withTimeout(until(() => host.waiting === 0), 20_000, "the waits to be freed");
+      const after = await withTimeout(
+        agent.call("ui_tree", { since: app.revision }),
+        20_000,
+        "an answer on the same connection",
+      );
       assert.equal(after.isError, false, after.text);
     });
+  } finally {
+    await client.close();
+    await server.stop();
+    await app.close();
+    await removeDir(dir);
+  }
+});
+
+Deno.test("a scroll is one summary line in the receipt, not a line per row", async () => {
+  const dir = await makeRuntimeDir();
+  const rows = component((cx) => {
+    const items = cx.signal(Array.from({ length: 60 }, (_, index) => `Row ${index}`));
+    return column(
+      text("Top"),
+      scrollView(list(items, (item) => row(text(item), button("Open", () => {})))),
+    );
+  });
+  const app = await render(rows, { title: "Rows", width: 40, height: 12 });
+  const server = new McpServer({
+    host: new AppHost(app.app),
+    gate: new SameUserGate(getuid()),
+    socketPath: socketPathFor(join(dir, "crownui"), "Rows", 2),
+    log: () => {},
+  });
+  await server.start();
+  const client = await connectToApp(server.socketPath);
+  try {
+    const agent = recording(client);
+    const scroll = app.get({ role: "scroll_view" }).id;
+    const receipt = await agent.act(scroll, app.revision, {
+      action: "scroll",
+      delta: { x: 0, y: 5 },
+    });
+    assert.equal(
+      changeText(receipt),
+      `~ scroll_view #${scroll} scrolled: 5 nodes came into view, 5 went out of view\n`,
+    );
   } finally {
     await client.close();
     await server.stop();

@@ -112,11 +112,6 @@ export function capLines(lines: readonly string[], maxBytes: number, how: string
   return kept.join("\n") + "\n";
 }
 
-/** The bit of the `offscreen` state, 0 while the node model has no such state. */
-function offscreenBit(): number {
-  return (STATE_BIT as Readonly<Record<string, number>>)["offscreen"] ?? 0;
-}
-
 /** A tree mirror with the history of its last revisions. */
 export class TreeHistory {
   /** The mirror the history follows; apply updates through {@link TreeHistory.apply}. */
@@ -245,7 +240,7 @@ export class TreeHistory {
 
   /** Adds the `+` and `~` lines (and scroll summaries) in tree order. */
   #walkChanges(added: Set<number>, before: Map<number, NodeContent>, lines: string[]): void {
-    const offscreen = offscreenBit();
+    const offscreen = STATE_BIT.offscreen;
     interface Scroll {
       node: SemanticNode;
       line: number;
@@ -269,7 +264,7 @@ export class TreeHistory {
         const sameContent = old.role === node.role && old.name === node.name &&
           old.value === node.value;
         const changedStates = old.states ^ node.states;
-        if (sameContent && changedStates === offscreen && offscreen !== 0 && scroll !== null) {
+        if (sameContent && changedStates === offscreen && scroll !== null) {
           if (node.states & offscreen) scroll.wentOutOfView++;
           else scroll.cameIntoView++;
         } else if (!sameContent || changedStates !== 0) {
