@@ -18,7 +18,14 @@ import { App } from "./app/app.ts";
 import { type InspectSnapshot, inspectSnapshot } from "./app/inspect.ts";
 import type { Action } from "./input/action.ts";
 import { HeadlessRenderer } from "./render/headless.ts";
-import { formatTree, type NodeQuery, type QueryMatch, queryTree } from "./semantics/mod.ts";
+import {
+  formatTree,
+  type NodeQuery,
+  type QueryMatch,
+  queryTree,
+  type TreeView,
+  treeViewText,
+} from "./semantics/mod.ts";
 import type { AppTool } from "./ui/tools.ts";
 import type { View } from "./ui/view.ts";
 
@@ -38,8 +45,12 @@ export interface TestApp {
   readonly app: App;
   /** The current revision. */
   readonly revision: number;
-  /** The tree as indented text, exactly as `ui_tree` gives it. */
-  tree(): string;
+  /**
+   * The tree as indented text: the whole of it, as `ui://tree` gives it, or with a view the
+   * text `ui_tree` gives for those arguments (a budget of 32,768 bytes unless it sets one).
+   * An unknown `view.root` throws RangeError.
+   */
+  tree(view?: TreeView): string;
   /** The nodes that match, in tree order. */
   query(query: NodeQuery): QueryMatch[];
   /** The one node that matches; throws listing the matches when there are none or several. */
@@ -80,9 +91,10 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
       if (app.framePending) app.frame();
       return app.tree.revision;
     },
-    tree() {
+    tree(view) {
       if (app.framePending) app.frame();
-      return formatTree(app.tree.root);
+      if (view === undefined) return formatTree(app.tree.root);
+      return treeViewText(app.tree.root, view, (id) => app.tree.get(id));
     },
     query,
     get(q) {
@@ -131,4 +143,4 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
 
 export type { Action } from "./input/action.ts";
 export { ActionError } from "./input/action.ts";
-export type { NodeQuery, QueryMatch } from "./semantics/mod.ts";
+export type { NodeQuery, QueryMatch, TreeView } from "./semantics/mod.ts";

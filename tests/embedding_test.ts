@@ -34,7 +34,7 @@ Deno.test("an embedded server with a token: served with it, refused without", as
       CROWNMCP_TOKEN: "kiosk-token-123",
     });
     assert.equal(served.code, 0, served.stderr);
-    assert.match(served.stdout, /^window "Kiosk" #1\n {2}text "Welcome"/);
+    assert.match(served.stdout, /^window "Kiosk" #1\n text "Welcome"/);
 
     const refused = await crowndev(["tree", "kiosk"], { XDG_RUNTIME_DIR: runtimeDir });
     assert.equal(refused.code, 6, refused.stderr);

@@ -30,20 +30,18 @@ Deno.test("Notes app: its tree shows every part, loaded from a file's contents",
       app.tree(),
       [
         `window "Notes" #1`,
-        `  text_field "Title" #2 value="Half typed"`,
-        `  button "Add" #3`,
-        `  menu "Menu" #4 collapsed`,
-        `  text "2 notes, 1 done" #5`,
-        `  scroll_view "Notes" #6`,
-        `    list #7`,
-        `      list_item #8`,
-        `        checkbox "Done" #9`,
-        `        text "Buy milk" #10`,
-        `        button "Delete" #11`,
-        `      list_item #12`,
-        `        checkbox "Done" #13 checked`,
-        `        text "Walk the dog" #14`,
-        `        button "Delete" #15`,
+        ` text_field "Title" #2 value="Half typed"`,
+        ` button "Add" #3`,
+        ` menu "Menu" #4 collapsed`,
+        ` text "2 notes, 1 done" #5`,
+        ` scroll_view "Notes" #6`,
+        `  list #7`,
+        `   list_item "Buy milk" #8`,
+        `    checkbox "Done" #9`,
+        `    button "Delete" #11`,
+        `   list_item "Walk the dog" #12`,
+        `    checkbox "Done" #13 checked`,
+        `    button "Delete" #15`,
         ``,
       ].join("\n"),
     );
@@ -63,7 +61,7 @@ Deno.test("Notes app: the person's way and the agent's tools change the same not
     await t.step("type a title, press Enter: the note is added and the field cleared", async () => {
       await act(app, { name: "Title" }, { action: "type_text", text: "Buy milk" });
       await act(app, { name: "Title" }, { action: "press_key", keybind: "Enter" });
-      assert.match(app.tree(), /text "Buy milk"/);
+      assert.match(app.tree(), /list_item "Buy milk"/);
       assert.match(line(app, `text_field "Title"`), /^text_field "Title" #2 focused$/);
     });
     await t.step(
@@ -82,7 +80,7 @@ Deno.test("Notes app: the person's way and the agent's tools change the same not
         await app.callTool("add_note", { title: "  From an agent " }),
         `{"count":3,"done":0}`,
       );
-      assert.match(app.tree(), /text "From an agent"/);
+      assert.match(app.tree(), /list_item "From an agent"/);
       await assert.rejects(() => app.callTool("add_note", { title: "   " }), /needs a title/);
       assert.equal(
         await app.callTool("delete_note", { title: "Buy milk" }),
@@ -192,7 +190,7 @@ Deno.test("Notes app: every change is saved, and a saved file loads back", async
     });
 
     const second = await render(notesApp({ initial: loadNotesFile(path) }), { title: "Notes" });
-    assert.match(second.tree(), /checkbox "Done" #\d+ checked\n\s+text "Keep me"/);
+    assert.match(second.tree(), /list_item "Keep me" #\d+\n\s+checkbox "Done" #\d+ checked\n/);
     assert.match(line(second, `text_field "Title"`), /value="Unfinished"/);
     await second.close();
 

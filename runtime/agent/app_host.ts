@@ -10,16 +10,18 @@ import { type InspectSnapshot, inspectSnapshot } from "../app/inspect.ts";
 import { ActionError } from "../input/action.ts";
 import {
   type ChangesAnswer,
-  type FoundNodes,
   formatTree,
+  type FoundNodes,
   type NodeQuery,
   snapshotUpdate,
   type TreeJson,
   treeToJson,
+  type TreeView,
+  treeViewText,
 } from "../semantics/mod.ts";
 import type { AppTool } from "../ui/tools.ts";
-import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
-import { type WaitAnswer, type WaitCondition, TreeWatch } from "./tree_watch.ts";
+import { HostError, type SemanticHost, type ToolInfo, viewOrRefusal } from "./host.ts";
+import { TreeWatch, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
 
 /** Describes an app tool for the server. */
 export function toolInfo(tool: AppTool): ToolInfo {
@@ -54,6 +56,15 @@ export class AppHost implements SemanticHost {
   /** The tree as text. */
   treeText(): { revision: number; tree: string } {
     return { revision: this.#app.tree.revision, tree: formatTree(this.#app.tree.root) };
+  }
+
+  /** A view of the tree as text. */
+  treeView(view: TreeView): { revision: number; tree: string } {
+    const tree = this.#app.tree;
+    return {
+      revision: tree.revision,
+      tree: viewOrRefusal(() => treeViewText(tree.root, view, (id) => tree.get(id))),
+    };
   }
 
   /** The tree as JSON. */

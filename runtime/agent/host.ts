@@ -7,7 +7,7 @@
  */
 
 import type { InspectSnapshot } from "../app/inspect.ts";
-import type { ChangesAnswer, FoundNodes, NodeQuery, TreeJson } from "../semantics/mod.ts";
+import type { ChangesAnswer, FoundNodes, NodeQuery, TreeJson, TreeView } from "../semantics/mod.ts";
 import type { WaitAnswer, WaitCondition } from "./tree_watch.ts";
 import type { JsonSchema } from "../ui/tools.ts";
 
@@ -45,6 +45,11 @@ export class HostError extends Error {
 export interface SemanticHost {
   /** The revision and the tree as text. */
   treeText(): { revision: number; tree: string };
+  /**
+   * The revision and a view of the tree as text (`ui_tree`'s arguments). Throws HostError
+   * when `view.root` names no node.
+   */
+  treeView(view: TreeView): { revision: number; tree: string };
   /** The revision and the tree as nested JSON. */
   treeJson(): { revision: number; tree: TreeJson };
   /**
@@ -81,4 +86,14 @@ export interface SemanticHost {
   onTreeChange(listener: () => void): () => void;
   /** Calls `listener` after each change of the app tools. */
   onToolsChange(listener: () => void): () => void;
+}
+
+/** Runs `write`, turning the RangeError of an unknown node into the refusal agents read. */
+export function viewOrRefusal(write: () => string): string {
+  try {
+    return write();
+  } catch (error) {
+    if (error instanceof RangeError) throw new HostError("no_node", error.message);
+    throw error;
+  }
 }

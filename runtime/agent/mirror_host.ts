@@ -10,15 +10,17 @@
 import type { InspectSnapshot } from "../app/inspect.ts";
 import {
   type ChangesAnswer,
-  type FoundNodes,
   formatTree,
+  type FoundNodes,
   type NodeQuery,
   type TreeMirror,
   treeToJson,
   type TreeUpdate,
+  type TreeView,
+  treeViewText,
 } from "../semantics/mod.ts";
-import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
-import { type WaitAnswer, type WaitCondition, TreeWatch } from "./tree_watch.ts";
+import { HostError, type SemanticHost, type ToolInfo, viewOrRefusal } from "./host.ts";
+import { TreeWatch, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
 import type { RequestResult, UiCall } from "./worker_messages.ts";
 
 /** How long the UI thread has to answer, in milliseconds. */
@@ -121,6 +123,15 @@ export class MirrorHost implements SemanticHost {
       this.#treeText = { revision, tree: formatTree(this.mirror.root) };
     }
     return this.#treeText;
+  }
+
+  /** A view of the tree as text, from the mirror. */
+  treeView(view: TreeView): { revision: number; tree: string } {
+    const mirror = this.mirror;
+    return {
+      revision: mirror.revision,
+      tree: viewOrRefusal(() => treeViewText(mirror.root, view, (id) => mirror.get(id))),
+    };
   }
 
   /** The tree as JSON, from the mirror. */

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { parseTreeView, TREE_VIEW_KEYS } from "../semantics/mod.ts";
 import { answerQuery, answerSince, answerWait, receiptResult } from "./change_calls.ts";
 import { HostError, type SemanticHost } from "./host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
@@ -40,6 +41,30 @@ function checkNoArguments(name: string, args: Record<string, unknown>): void {
       "invalid",
       `invalid arguments: ${name} takes no arguments, got ${extra.join(", ")}`,
     );
+  }
+}
+
+function checkKnownArguments(
+  name: string,
+  args: Record<string, unknown>,
+  known: readonly string[],
+): void {
+  const unknown = Object.keys(args).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw new HostError(
+      "invalid",
+      `invalid arguments: ${name} takes ${known.join(", ")}, got ${unknown.join(", ")}`,
+    );
+  }
+}
+
+/** Runs `read`, turning its TypeError (a bad argument) into the refusal agents read. */
+function asInvalid<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof TypeError) throw new HostError("invalid", error.message);
+    throw error;
   }
 }
 
@@ -93,9 +118,16 @@ async function callBuiltin(
 ): Promise<CallToolResult> {
   switch (name) {
     case "ui_tree":
-      if (args.since !== undefined) return answerSince(host, args, () => host.treeText());
-      checkNoArguments(name, args);
-      return untrustedResult(host.treeText());
+      if (args.since !== undefined) {
+        return answerSince(
+          host,
+          args,
+          (maxBytes) =>
+            host.treeView(parseTreeView(maxBytes === undefined ? {} : { max_bytes: maxBytes })),
+        );
+      }
+      checkKnownArguments(name, args, TREE_VIEW_KEYS);
+      return untrustedResult(host.treeView(asInvalid(() => parseTreeView(args))));
     case "ui_query":
       return answerQuery(host, args);
     case "ui_wait":

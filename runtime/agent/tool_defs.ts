@@ -7,7 +7,7 @@
  */
 
 import { ACTION_NAMES } from "../input/action.ts";
-import { QUERY_STATES, ROLES } from "../semantics/mod.ts";
+import { DEFAULT_TREE_BYTES, MAX_TREE_BYTES, QUERY_STATES, ROLES } from "../semantics/mod.ts";
 import type { ToolInfo } from "./host.ts";
 import type { Tool } from "./sdk.ts";
 
@@ -39,13 +39,23 @@ export const BUILTIN_TOOLS: Tool[] = [
     name: "ui_tree",
     title: "Read the UI tree",
     description:
-      "Returns the app's semantic tree as indented text, one node a line (role, name, #id, value, states), with the current revision. Read it before acting; act with the ids and revision it gives.",
+      "Returns the app's semantic tree as indented text, one node a line (role, name, #id, value, states), with the current revision. Read it before acting; act with the ids and revision it gives. Cut parts end in a line starting … that gives the arguments showing them.",
     inputSchema: {
       type: "object",
       properties: {
+        root: { type: "integer", description: "A node id: only its subtree" },
+        depth: { type: "integer", minimum: 0, description: "Levels below the root; 0: its line" },
+        from: { type: "integer", minimum: 0, description: "Skip this many of the root's children" },
+        visible: { type: "boolean", description: "Only nodes on screen" },
         since: {
           type: "integer",
           description: "A revision: only what changed since (+ added, - removed, ~ changed)",
+        },
+        max_bytes: {
+          type: "integer",
+          minimum: 1,
+          maximum: MAX_TREE_BYTES,
+          description: `Budget for the text in UTF-8 bytes (default ${DEFAULT_TREE_BYTES})`,
         },
       },
     },

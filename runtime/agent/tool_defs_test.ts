@@ -78,9 +78,21 @@ Deno.test("BUILTIN_TOOLS", async (t) => {
   });
 
   await t.step("BUILTIN_TOOLS' tools without arguments have empty object schemas", () => {
-    for (const name of ["ui_tree", "ui_screenshot", "inspect_snapshot"]) {
+    for (const name of ["ui_screenshot", "inspect_snapshot"]) {
       assert.deepEqual(builtin(name).inputSchema, { type: "object", properties: {} }, name);
     }
+  });
+
+  await t.step("BUILTIN_TOOLS' ui_tree takes the view arguments, none required", () => {
+    const schema = builtin("ui_tree").inputSchema as {
+      properties: Record<string, { type: string }>;
+      required?: string[];
+    };
+    for (const key of ["root", "depth", "from", "visible", "max_bytes"]) {
+      assert.ok(schema.properties[key] !== undefined, key);
+    }
+    assert.equal(schema.properties.visible?.type, "boolean");
+    assert.equal(schema.required, undefined);
   });
 });
 

@@ -179,7 +179,7 @@ export function runRendererConformance(name: string, create: CreateRenderer): vo
       assert.equal(app.act(plus, { action: "click" }, revision), revision + 1);
       assert.equal(
         formatTree(app.tree.root),
-        `window "Conformance" #1\n  button "+1" #2 focused\n  text "Count: 1" #3\n`,
+        `window "Conformance" #1\n button "+1" #2 focused\n text "Count: 1" #3\n`,
       );
       assert.throws(() => app.act(plus, { action: "click" }, revision), /stale revision/);
     } finally {

@@ -229,7 +229,7 @@ Deno.test("TreeMirror", async (t) => {
       nodes: [node(1, [2, 3]), node(2, [4]), node(3, []), node(4, [])],
       removed: [],
     });
-    assert.equal(formatTree(mirror.root), "window #1\n  group #2\n    group #4\n  group #3\n");
+    assert.equal(formatTree(mirror.root), "window #1\n group #2\n  group #4\n group #3\n");
     // #4 moves from #2 to #3; #2 is renamed; nothing else is sent.
     const changes = mirror.apply({
       revision: 2,
@@ -246,7 +246,7 @@ Deno.test("TreeMirror", async (t) => {
     });
     assert.equal(
       formatTree(mirror.root),
-      'window #1\n  group "two" #2\n  group #3\n    group #4\n',
+      'window #1\n group "two" #2\n group #3\n  group #4\n',
     );
     assert.equal(mirror.get(4)?.parent?.id, 3);
   });

@@ -4,6 +4,11 @@
  * the recorded changes into one {@link TreeUpdate} and one new revision, or into nothing when
  * the frame changed nothing.
  *
+ * A `list_item` the app gave no name is named by its content, as ARIA names from content: by
+ * its first descendant with role `text` (and a name). The derived name is the node's `name`,
+ * so every reader (tree text, JSON, queries, paths, the agent thread's mirror) sees it; it is
+ * worked out again at each commit for the rows whose content changed.
+ *
  * @module
  */
 
@@ -40,6 +45,10 @@ export class SemanticTree {
   /** Nodes created since the last commit: no consumer has seen them yet. */
   #created = new Set<SemanticNode>();
   #removed: number[] = [];
+  /** Rows whose name was derived from their content, not set by the app. */
+  readonly #derived = new Set<SemanticNode>();
+  /** Nodes whose change may change the derived name of a row above them (or of themselves). */
+  #nameSources = new Set<SemanticNode>();
 
   /** Creates a tree whose root is a window named `title`. */
   constructor(title: string) {
@@ -76,8 +85,16 @@ export class SemanticTree {
     return node;
   }
 
-  /** Sets the accessible name. */
+  /**
+   * Sets the accessible name. On a `list_item`, `undefined` means "named by its content"
+   * and any string wins over the content.
+   */
   setName(node: SemanticNode, name: string | undefined): void {
+    if (this.#derived.has(node)) {
+      if (name === undefined) return; // still named by its content
+      this.#derived.delete(node);
+    }
+    if (node.role === "text" || node.role === "list_item") this.#nameSources.add(node);
     if (node.name === name) return;
     node.name = name;
     this.#touched.add(node);
@@ -94,7 +111,9 @@ export class SemanticTree {
   /** Sets the role. */
   setRole(node: SemanticNode, role: Role): void {
     if (node.role === role) return;
+    if (this.#derived.delete(node)) node.name = undefined; // only rows are named by content
     node.role = role;
+    this.#nameSources.add(node);
     this.#touched.add(node);
   }
 
@@ -144,6 +163,7 @@ export class SemanticTree {
     for (const child of old) if (child.parent === node) child.parent = null;
     for (const child of children) child.parent = node;
     node.children = children;
+    this.#nameSources.add(node);
     this.#touched.add(node);
   }
 
@@ -162,6 +182,8 @@ export class SemanticTree {
     node.parent = null;
     this.#nodes.delete(node.id);
     this.#touched.delete(node);
+    this.#derived.delete(node);
+    this.#nameSources.delete(node);
     // A node created and removed within one frame was never seen: it is no change to report.
     if (!this.#created.delete(node)) this.#removed.push(node.id);
     for (const child of node.children) this.#forget(child);
@@ -172,6 +194,7 @@ export class SemanticTree {
    * otherwise returns null and leaves the revision.
    */
   commit(): TreeUpdate | null {
+    this.#deriveRowNames();
     if (!this.hasChanges) return null;
     this.#revision++;
     const nodes: NodeData[] = [];
@@ -188,6 +211,31 @@ export class SemanticTree {
     return update;
   }
 
+  /** Names the rows without a name of their own whose content may have changed. */
+  #deriveRowNames(): void {
+    if (this.#nameSources.size === 0) return;
+    const rows = new Set<SemanticNode>();
+    // Ancestors shared by many sources (a list's, when 1,000 rows mount) are walked once.
+    const walked = new Set<SemanticNode>();
+    for (const source of this.#nameSources) {
+      for (let node: SemanticNode | null = source; node !== null; node = node.parent) {
+        if (walked.has(node)) break;
+        walked.add(node);
+        if (node.role === "list_item" && node.attached) rows.add(node);
+      }
+    }
+    this.#nameSources = new Set();
+    for (const row of rows) {
+      if (row.name !== undefined && !this.#derived.has(row)) continue; // the app named it
+      const name = contentName(row);
+      if (name === undefined) this.#derived.delete(row);
+      else this.#derived.add(row);
+      if (row.name === name) continue;
+      row.name = name;
+      this.#touched.add(row);
+    }
+  }
+
   /** Visits every node depth-first, parents before children. */
   *walk(from: SemanticNode = this.root): Generator<SemanticNode> {
     const stack: SemanticNode[] = [from];
@@ -199,4 +247,17 @@ export class SemanticTree {
       }
     }
   }
+}
+
+/** The name of the first descendant of `row` with role `text` and a name that is not empty. */
+export function contentName(row: SemanticNode): string | undefined {
+  const stack = [...row.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.role === "text" && node.name !== undefined && node.name !== "") return node.name;
+    for (let index = node.children.length - 1; index >= 0; index--) {
+      stack.push(node.children[index]!);
+    }
+  }
+  return undefined;
 }

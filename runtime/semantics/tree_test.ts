@@ -394,3 +394,116 @@ Deno.test("SemanticTree.walk() visits parents before children, in order", () => 
   ]);
   assert.deepEqual([...tree.walk(group)].map((node) => node.id), [group.id, label.id, button.id]);
 });
+
+Deno.test("SemanticTree rows named by their content", async (t) => {
+  /** A committed `window > list > list_item > [checkbox "Done", text "Buy milk"]`. */
+  function rowTree() {
+    const tree = new SemanticTree("Notes");
+    const list = tree.createNode("list");
+    const row = tree.createNode("list_item");
+    const done = tree.createNode("checkbox");
+    const text = tree.createNode("text");
+    tree.setName(done, "Done");
+    tree.setName(text, "Buy milk");
+    tree.setChildren(tree.root, [list]);
+    tree.setChildren(list, [row]);
+    tree.setChildren(row, [done, text]);
+    tree.commit();
+    return { tree, list, row, done, text };
+  }
+
+  await t.step("a list_item without a name takes its first text's at commit", () => {
+    const { row } = rowTree();
+    assert.equal(row.name, "Buy milk");
+  });
+
+  await t.step("the update carries the derived name, so a mirror sees it", () => {
+    const tree = new SemanticTree("Notes");
+    const row = tree.createNode("list_item");
+    const text = tree.createNode("text");
+    tree.setName(text, "Milk");
+    tree.setChildren(tree.root, [row]);
+    tree.setChildren(row, [text]);
+    const update = mustCommit(tree);
+    assert.equal(byId(update).get(row.id)?.name, "Milk");
+  });
+
+  await t.step("follows the text when it changes, in the same frame's update", () => {
+    const { tree, row, text } = rowTree();
+    tree.setName(text, "Buy bread");
+    const update = mustCommit(tree);
+    assert.equal(row.name, "Buy bread");
+    assert.equal(byId(update).get(row.id)?.name, "Buy bread");
+  });
+
+  await t.step("looks through groups and skips texts without a name", () => {
+    const tree = new SemanticTree("W");
+    const row = tree.createNode("list_item");
+    const group = tree.createNode("group");
+    const empty = tree.createNode("text");
+    const deep = tree.createNode("text");
+    tree.setName(empty, "");
+    tree.setName(deep, "Deep");
+    tree.setChildren(tree.root, [row]);
+    tree.setChildren(row, [group]);
+    tree.setChildren(group, [empty, deep]);
+    tree.commit();
+    assert.equal(row.name, "Deep");
+  });
+
+  await t.step("rows added later are named, and a row that loses its text loses its name", () => {
+    const { tree, list, row, done, text } = rowTree();
+    const added = tree.createNode("list_item");
+    const addedText = tree.createNode("text");
+    tree.setName(addedText, "Eggs");
+    tree.setChildren(added, [addedText]);
+    tree.setChildren(list, [row, added]);
+    tree.remove(text);
+    const update = mustCommit(tree);
+    assert.equal(added.name, "Eggs");
+    assert.equal(row.name, undefined);
+    assert.equal(byId(update).get(row.id)?.name, undefined);
+    assert.ok(byId(update).has(row.id), "the row's lost name is a change");
+    assert.equal(done.name, "Done");
+  });
+
+  await t.step("an explicit name wins, and clearing it names the row by its text again", () => {
+    const { tree, row, text } = rowTree();
+    tree.setName(row, "Groceries");
+    tree.commit();
+    assert.equal(row.name, "Groceries");
+    tree.setName(text, "Buy bread");
+    tree.commit();
+    assert.equal(row.name, "Groceries");
+    tree.setName(row, undefined);
+    tree.commit();
+    assert.equal(row.name, "Buy bread");
+  });
+
+  await t.step("an explicit name equal to the derived one stays when the text changes", () => {
+    const { tree, row, text } = rowTree();
+    tree.setName(row, "Buy milk");
+    tree.setName(text, "Buy bread");
+    tree.commit();
+    assert.equal(row.name, "Buy milk");
+  });
+
+  await t.step("a frame that changes nothing a row is named by gives no update", () => {
+    const { tree, row } = rowTree();
+    tree.setName(row, undefined); // already named by its content: no change
+    assert.equal(tree.commit(), null);
+  });
+
+  await t.step("a node that stops being a list_item drops the derived name", () => {
+    const { tree, row } = rowTree();
+    tree.setRole(row, "group");
+    tree.commit();
+    assert.equal(row.name, undefined);
+  });
+
+  await t.step("other roles are not named by their content", () => {
+    const { tree, list } = rowTree();
+    tree.commit();
+    assert.equal(list.name, undefined);
+  });
+});

@@ -1,7 +1,10 @@
 /**
  * The tree as indented text, one node a line, the way agents read it:
- * `  button "Add" #4 disabled`. App strings are JSON-escaped so no name or value can forge a
- * line or an id; a secure node's value is never written.
+ * ` button "Add" #4 disabled`, one space of indent per level. App strings are JSON-escaped,
+ * and so are the characters JSON leaves alone that could still forge a line or reorder what a
+ * terminal shows (Unicode line breaks, C1 controls, bidi controls), so no name or value can
+ * forge a line or an id; a secure node's value is never written. A row named by its text
+ * does not repeat that text as a child line.
  *
  * @module
  */
@@ -10,22 +13,33 @@ import { type SemanticNode, STATES } from "./node.ts";
 
 const indents: string[] = [""];
 
-function indent(depth: number): string {
-  while (indents.length <= depth) indents.push(indents[indents.length - 1] + "  ");
+/** The indent of a line `depth` levels below the top: one space a level. */
+export function treeIndent(depth: number): string {
+  while (indents.length <= depth) indents.push(indents[indents.length - 1] + " ");
   return indents[depth]!;
 }
 
-// JSON.stringify leaves NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR as they are, yet many
-// readers (Python's splitlines, JavaScript's multiline regular expressions) end a line there.
-const UNICODE_LINE_BREAK = /[\u0085\u2028\u2029]/;
-const UNICODE_LINE_BREAKS = /[\u0085\u2028\u2029]/g;
+// JSON.stringify leaves these as they are. NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR end a
+// line for many readers (Python's splitlines, JavaScript's multiline regular expressions); C1
+// controls act on terminals (U+009B is CSI); bidi controls reorder what a reader sees.
+const UNSAFE_CHARACTER = /[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER.source, "g");
 
-/** An app string as a JSON string that holds no line break of any kind. */
-function quote(text: string): string {
+/**
+ * An app string as a JSON string that holds no line break of any kind, no C1 control and no
+ * bidi control: those are written as `\uXXXX`.
+ *
+ * @example
+ * ```ts
+ * import { quoteAppText } from "./tree_text.ts";
+ * console.assert(quoteAppText("a\u202eb") === '"a\\u202eb"');
+ * ```
+ */
+export function quoteAppText(text: string): string {
   const json = JSON.stringify(text);
-  if (!UNICODE_LINE_BREAK.test(json)) return json; // nearly always: keep tree text fast
+  if (!UNSAFE_CHARACTER.test(json)) return json; // nearly always: keep tree text fast
   return json.replace(
-    UNICODE_LINE_BREAKS,
+    UNSAFE_CHARACTERS,
     (character) => "\\u" + character.charCodeAt(0).toString(16).padStart(4, "0"),
   );
 }
@@ -33,11 +47,11 @@ function quote(text: string): string {
 /** Formats one node's line, without indent. */
 export function formatNodeLine(node: SemanticNode): string {
   let line = node.role;
-  if (node.name !== undefined) line += " " + quote(node.name);
+  if (node.name !== undefined) line += " " + quoteAppText(node.name);
   line += " #" + node.id;
   const secure = node.has("secure");
   if (node.value !== undefined && node.value !== "" && !secure) {
-    line += " value=" + quote(node.value);
+    line += " value=" + quoteAppText(node.value);
   }
   const states = node.states;
   if (states !== 0) {
@@ -48,16 +62,35 @@ export function formatNodeLine(node: SemanticNode): string {
   return line;
 }
 
+/**
+ * The child of a `list_item` whose line the tree text leaves out because the row's own line
+ * says all of it: the first child that is a plain `text` node (no value, no states, no
+ * children) whose name is the row's name. Undefined when there is none. Queries still find
+ * the node.
+ */
+export function namingTextChild(node: SemanticNode): SemanticNode | undefined {
+  if (node.role !== "list_item" || node.name === undefined) return undefined;
+  for (const child of node.children) {
+    if (
+      child.role === "text" && child.name === node.name && !child.value &&
+      child.states === 0 && child.children.length === 0
+    ) return child;
+  }
+  return undefined;
+}
+
 /** Formats the subtree under `root` as indented text, ending with a newline. */
 export function formatTree(root: SemanticNode): string {
   const lines: string[] = [];
   const stack: [SemanticNode, number][] = [[root, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
-    lines.push(indent(depth) + formatNodeLine(node));
+    lines.push(treeIndent(depth) + formatNodeLine(node));
     const children = node.children;
+    const skipped = namingTextChild(node);
     for (let index = children.length - 1; index >= 0; index--) {
-      stack.push([children[index]!, depth + 1]);
+      const child = children[index]!;
+      if (child !== skipped) stack.push([child, depth + 1]);
     }
   }
   return lines.join("\n") + "\n";

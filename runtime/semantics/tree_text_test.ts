@@ -3,21 +3,20 @@ import { type Role, type SemanticNode, STATE_BIT, STATES } from "./node.ts";
 import { SemanticTree } from "./tree.ts";
 import { formatNodeLine, formatTree } from "./tree_text.ts";
 
-/** PROTOCOL.md's example, byte for byte. */
-const PROTOCOL_EXAMPLE = `window "Notes" #1
-  text "2 notes" #2
-  text_field "Title" #3 value="milk" focused
-  button "Add" #4
-  list #5
-    list_item #6
-      checkbox "Done" #7 checked
-      text "Buy milk" #8
-      button "Delete" #9
-  text_field "Sync password" #10 secure
-  button "Sync" #11 disabled
+/** docs/agents.md's example, byte for byte: the row is named by its text, which has no line. */
+const DOCS_EXAMPLE = `window "Notes" #1
+ text "2 notes" #2
+ text_field "Title" #3 value="milk" focused
+ button "Add" #4
+ list #5
+  list_item "Buy milk" #6
+   checkbox "Done" #7 checked
+   button "Delete" #9
+ text_field "Sync password" #10 secure
+ button "Sync" #11 disabled
 `;
 
-/** Builds PROTOCOL.md's example tree by hand, node by node in id order. */
+/** Builds the example tree of PROTOCOL.md and docs/agents.md by hand, in id order. */
 function protocolExample(): SemanticTree {
   const tree = new SemanticTree("Notes");
   const node = (role: Role, name?: string): SemanticNode => {
@@ -62,11 +61,11 @@ function oneText(): { tree: SemanticTree; text: SemanticNode } {
 const ANY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 Deno.test("formatTree()", async (t) => {
-  await t.step("writes PROTOCOL.md's example byte for byte", () => {
-    assert.equal(formatTree(protocolExample().root), PROTOCOL_EXAMPLE);
+  await t.step("writes docs/agents.md's example byte for byte", () => {
+    assert.equal(formatTree(protocolExample().root), DOCS_EXAMPLE);
   });
 
-  await t.step("indents two spaces per depth and ends with a newline", () => {
+  await t.step("indents one space per depth and ends with a newline", () => {
     const tree = new SemanticTree("W");
     let parent = tree.root;
     for (let depth = 1; depth <= 4; depth++) {
@@ -76,7 +75,7 @@ Deno.test("formatTree()", async (t) => {
     }
     assert.equal(
       formatTree(tree.root),
-      'window "W" #1\n  group #2\n    group #3\n      group #4\n        group #5\n',
+      'window "W" #1\n group #2\n  group #3\n   group #4\n    group #5\n',
     );
   });
 
@@ -94,7 +93,7 @@ Deno.test("formatTree()", async (t) => {
     tree.setChildren(a, [b, c]);
     assert.equal(
       formatTree(tree.root),
-      'window "W" #1\n  group #2\n    text #3\n    text #4\n  button #5\n',
+      'window "W" #1\n group #2\n  text #3\n  text #4\n button #5\n',
     );
   });
 
@@ -103,7 +102,7 @@ Deno.test("formatTree()", async (t) => {
     const list = tree.get(5)!;
     assert.equal(
       formatTree(list),
-      'list #5\n  list_item #6\n    checkbox "Done" #7 checked\n    text "Buy milk" #8\n    button "Delete" #9\n',
+      'list #5\n list_item "Buy milk" #6\n  checkbox "Done" #7 checked\n  button "Delete" #9\n',
     );
   });
 
@@ -135,6 +134,64 @@ Deno.test("formatTree()", async (t) => {
   });
 });
 
+Deno.test("formatTree() and rows named by their text", async (t) => {
+  const row = (build: (tree: SemanticTree, item: SemanticNode) => void): string => {
+    const tree = new SemanticTree("W");
+    const item = tree.createNode("list_item");
+    tree.setChildren(tree.root, [item]);
+    build(tree, item);
+    tree.commit();
+    return formatTree(tree.root);
+  };
+  const text = (tree: SemanticTree, name: string): SemanticNode => {
+    const node = tree.createNode("text");
+    tree.setName(node, name);
+    return node;
+  };
+
+  await t.step("leaves out the plain text line that names the row", () => {
+    const written = row((tree, item) => tree.setChildren(item, [text(tree, "Milk")]));
+    assert.equal(written, 'window "W" #1\n list_item "Milk" #2\n');
+  });
+
+  await t.step("keeps the text line when it has states, a value or children", () => {
+    const focused = row((tree, item) => {
+      const milk = text(tree, "Milk");
+      tree.setState(milk, "focused", true);
+      tree.setChildren(item, [milk]);
+    });
+    assert.equal(focused, 'window "W" #1\n list_item "Milk" #2\n  text "Milk" #3 focused\n');
+    const valued = row((tree, item) => {
+      const milk = text(tree, "Milk");
+      tree.setValue(milk, "2 l");
+      tree.setChildren(item, [milk]);
+    });
+    assert.match(valued, /\n {2}text "Milk" #3 value="2 l"\n/);
+  });
+
+  await t.step("keeps the text line when the row's own label differs", () => {
+    const written = row((tree, item) => {
+      tree.setName(item, "Groceries");
+      tree.setChildren(item, [text(tree, "Milk")]);
+    });
+    assert.equal(written, 'window "W" #1\n list_item "Groceries" #2\n  text "Milk" #3\n');
+  });
+
+  await t.step("leaves out only the first text that repeats the name", () => {
+    const written = row((tree, item) => tree.setChildren(item, [text(tree, "A"), text(tree, "A")]));
+    assert.equal(written, 'window "W" #1\n list_item "A" #2\n  text "A" #4\n');
+  });
+
+  await t.step("keeps a text named like its parent when the parent is not a row", () => {
+    const tree = new SemanticTree("W");
+    const group = tree.createNode("group");
+    tree.setName(group, "A");
+    tree.setChildren(group, [text(tree, "A")]);
+    tree.setChildren(tree.root, [group]);
+    assert.equal(formatTree(tree.root), 'window "W" #1\n group "A" #2\n  text "A" #3\n');
+  });
+});
+
 Deno.test("formatNodeLine()", async (t) => {
   await t.step("JSON-escapes names so that they read back exactly", () => {
     const { tree, text } = oneText();
@@ -146,6 +203,39 @@ Deno.test("formatNodeLine()", async (t) => {
       assert.ok(match, `unexpected line ${JSON.stringify(line)}`);
       assert.equal(JSON.parse(match[1]!), name);
     }
+  });
+
+  await t.step("escapes C1 and bidi controls in names and values as \\uXXXX", () => {
+    const { tree, text } = oneText();
+    const controls = [
+      "\u0080",
+      "\u0085",
+      "\u009b",
+      "\u009f",
+      "\u061c",
+      "\u200e",
+      "\u200f",
+      "\u202a",
+      "\u202e",
+      "\u2066",
+      "\u2069",
+    ];
+    for (const control of controls) {
+      tree.setName(text, `a${control}b`);
+      tree.setValue(text, `${control}[31m`);
+      const line = formatNodeLine(text);
+      const escape = "\\u" + control.charCodeAt(0).toString(16).padStart(4, "0");
+      assert.equal(line, `text "a${escape}b" #2 value="${escape}[31m"`);
+      assert.doesNotMatch(line, /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+      const match = /^text (".*") #2/.exec(line)!;
+      assert.equal(JSON.parse(match[1]!), `a${control}b`, "reads back exactly");
+    }
+  });
+
+  await t.step("leaves characters next to the escaped ranges as they are", () => {
+    const { tree, text } = oneText();
+    tree.setName(text, "\u00a0\u061b\u200d\u2010\u2065\u206a é");
+    assert.equal(formatNodeLine(text), 'text "\u00a0\u061b\u200d\u2010\u2065\u206a é" #2');
   });
 
   await t.step("escapes newlines in names and values", () => {
@@ -186,15 +276,12 @@ Deno.test("formatNodeLine()", async (t) => {
   await t.step("lists states in the contract's order, whatever order they were set in", () => {
     const { tree, text } = oneText();
     for (const state of [...STATES].reverse()) tree.setState(text, state, true);
-    assert.equal(
-      formatNodeLine(text),
-      "text #2 focused checked selected expanded collapsed disabled secure hovered",
-    );
+    assert.equal(formatNodeLine(text), `text #2 ${STATES.join(" ")}`);
     tree.setState(text, "checked", false);
     tree.setState(text, "secure", false);
     assert.equal(
       formatNodeLine(text),
-      "text #2 focused selected expanded collapsed disabled hovered",
+      `text #2 ${STATES.filter((state) => state !== "checked" && state !== "secure").join(" ")}`,
     );
   });
 

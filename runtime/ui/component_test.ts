@@ -13,11 +13,11 @@ Deno.test("component() nesting", async (t) => {
       app.tree(),
       [
         `window "Nest" #1`,
-        `  text "outer" #2`,
-        `  text "inner a" #3`,
-        `  text "inner b" #4`,
-        `  text "inner a" #5`,
-        `  text "inner b" #6`,
+        ` text "outer" #2`,
+        ` text "inner a" #3`,
+        ` text "inner b" #4`,
+        ` text "inner a" #5`,
+        ` text "inner b" #6`,
         ``,
       ].join("\n"),
     );
@@ -170,7 +170,7 @@ Deno.test("following signals, memos and bindings", async (t) => {
     const revision = app.revision;
     bump!();
     assert.equal(app.revision, revision + 1);
-    assert.match(app.tree(), /text "a=2" #2\n {2}text "b=1" #3\n$/);
+    assert.match(app.tree(), /text "a=2" #2\n text "b=1" #3\n$/);
     await app.close();
   });
 

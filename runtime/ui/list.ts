@@ -2,6 +2,7 @@
  * `list(items, render, key?)`: a list (role `list`) whose rows are `list_item`s. Rows are
  * keyed: when the items change, rows whose key remains keep their element, node ids and
  * state; new keys mount rows, gone keys unmount theirs (their tools and cleanups go too).
+ * A row is named by its first text unless `rowLabel()` names it.
  *
  * @module
  */
@@ -9,7 +10,7 @@
 import { disposeOwner, Owner, runWithOwner, untracked } from "../reactive/mod.ts";
 import type { Element } from "./element.ts";
 import type { Rt } from "./rt.ts";
-import { follow, type MountContext, type Prop, View } from "./view.ts";
+import { follow, isReactive, type MountContext, type Prop, View } from "./view.ts";
 import type { Memo, Signal } from "../reactive/mod.ts";
 
 /** What a list's items can be: an array, a binding, or a signal or memo of an array. */
@@ -30,6 +31,7 @@ export class ListView<T> extends WidgetView {
   readonly #key: (item: T, index: number) => unknown;
   #onSelect: ((item: T, rt: Rt) => void) | undefined;
   #onActivate: ((item: T, rt: Rt) => void) | undefined;
+  #rowLabel: ((item: T) => Prop<string>) | undefined;
 
   /** Apps call `list()` instead. */
   constructor(
@@ -52,6 +54,19 @@ export class ListView<T> extends WidgetView {
   /** Calls `fn` when a row is activated (a double click, or Enter). */
   onActivate(fn: (item: T, rt: Rt) => void): this {
     this.#onActivate = fn;
+    return this;
+  }
+
+  /**
+   * Names each row: `label` gets the row's item and returns its name, a string or a binding
+   * that follows signals. Without it a row is named by its first text, as screen readers
+   * name it from its content.
+   */
+  rowLabel(label: (item: T) => Prop<string>): this {
+    if (typeof label !== "function") {
+      throw new TypeError("rowLabel() takes a function (item) => name");
+    }
+    this.#rowLabel = label;
     return this;
   }
 
@@ -84,6 +99,9 @@ export class ListView<T> extends WidgetView {
       const row: Row<T> = { key, item, owner, element: rowElement };
       rowElement.state.row = row;
       runWithOwner(owner, () => {
+        if (this.#rowLabel !== undefined) {
+          followName({ host, owner }, rowElement, this.#rowLabel(item));
+        }
         const view = this.#render(item, index);
         if (!(view instanceof View)) {
           throw new TypeError("list() needs a render function that returns a view");
@@ -111,6 +129,14 @@ export class ListView<T> extends WidgetView {
       return row;
     };
 
+    // A kept row whose item is a new value takes the name of the new item; a label that is a
+    // binding follows its signals on its own.
+    const relabel = (row: Row<T>, item: T) => {
+      if (this.#rowLabel === undefined) return;
+      const label = this.#rowLabel(item);
+      if (!isReactive(label)) host.tree.setName(row.element.node!, String(label));
+    };
+
     follow(context, this.#items as Prop<readonly T[]>, (items) => {
       if (!Array.isArray(items)) {
         throw new TypeError(`list() items must be an array, got ${typeof items}`);
@@ -125,6 +151,7 @@ export class ListView<T> extends WidgetView {
           seen.set(key, count + 1);
           if (count > 0) key = `${String(key)}\u0000${count}`; // repeated keys stay distinct
           const row = rows.get(key) ?? mountRow(key, item, index);
+          if (row.item !== item) relabel(row, item);
           row.item = item;
           next.set(key, row);
           order.push(row.element);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { setLogSink } from "../app/log.ts";
 import { render, type TestApp } from "../testing.ts";
 import type { Signal } from "../reactive/mod.ts";
-import { AppTool, column, component, list, row, text } from "./mod.ts";
+import { AppTool, bind, column, component, list, row, text } from "./mod.ts";
 import { button } from "./widgets.ts";
 import { rowsOf } from "./_test_tree.ts";
 
@@ -48,13 +48,11 @@ Deno.test("list() keyed rows", async (t) => {
       app.tree(),
       [
         `window "Test" #1`,
-        `  list #2`,
-        `    list_item #3`,
-        `      text "a" #4`,
-        `      button "Open" #5`,
-        `    list_item #6`,
-        `      text "b" #7`,
-        `      button "Open" #8`,
+        ` list #2`,
+        `  list_item "a" #3`,
+        `   button "Open" #5`,
+        `  list_item "b" #6`,
+        `   button "Open" #8`,
         ``,
       ].join("\n"),
     );
@@ -169,11 +167,11 @@ Deno.test("list() rows and their input", async (t) => {
     const [first, second] = rowsOf(app);
     await app.act(first!.ids[0]!, { action: "click" }); // the text inside the row
     assert.deepEqual(events, ["select a"]);
-    assert.match(app.tree(), new RegExp(`list_item #${first!.item} focused selected`));
+    assert.match(app.tree(), new RegExp(`list_item "a" #${first!.item} focused selected`));
     await app.act(second!.item, { action: "click" });
     assert.deepEqual(events, ["select a", "select b"]);
-    assert.match(app.tree(), new RegExp(`list_item #${first!.item}\n`));
-    assert.match(app.tree(), new RegExp(`list_item #${second!.item} focused selected`));
+    assert.match(app.tree(), new RegExp(`list_item "a" #${first!.item}\n`));
+    assert.match(app.tree(), new RegExp(`list_item "b" #${second!.item} focused selected`));
     await app.close();
   });
 
@@ -216,5 +214,82 @@ Deno.test("list() rows and their input", async (t) => {
 
   await t.step("list() refuses a render argument that is not a function", () => {
     assert.throws(() => list([], "x" as unknown as () => never), { name: "TypeError" });
+  });
+});
+
+Deno.test("list() row names", async (t) => {
+  await t.step("a row is named by its text, and queries find it by that name", async () => {
+    const { app } = await renderList(["milk", "eggs"]);
+    const eggs = app.get({ role: "list_item", name: "eggs" });
+    assert.equal(eggs.path, 'window "Test" > list > list_item "eggs"');
+    const open = app.query({ role: "button", name: "Open" }).map((match) => match.path);
+    assert.deepEqual(open, [
+      'window "Test" > list > list_item "milk" > button "Open"',
+      'window "Test" > list > list_item "eggs" > button "Open"',
+    ]);
+    assert.equal(app.query({ role: "text", name: "eggs" }).length, 1, "the text is still found");
+    await app.close();
+  });
+
+  await t.step("a row added later is named, and follows its text", async () => {
+    let items: Signal<string[]> | undefined;
+    let shown: Signal<string> | undefined;
+    const root = component((cx) => {
+      items = cx.signal(["a"]);
+      shown = cx.signal("first");
+      return list(items, (item) => item === "b" ? text(shown!) : text(item));
+    });
+    const app = await render(root);
+    items!.set(app.app.rt, ["a", "b"]);
+    await app.settle();
+    assert.match(app.tree(), /list_item "first" #\d+\n/);
+    shown!.set(app.app.rt, "second");
+    await app.settle();
+    assert.match(app.tree(), /list_item "second" #\d+\n/);
+    assert.doesNotMatch(app.tree(), /text "second"/, "the naming text has no line of its own");
+    await app.close();
+  });
+
+  await t.step("rowLabel() names rows itself and wins over the text", async () => {
+    const root = component((cx) => {
+      const items = cx.signal([{ id: 7, title: "Milk" }]);
+      return list(items, (item) => text(item.title), (item) => item.id)
+        .rowLabel((item) => `Note ${item.id}`);
+    });
+    const app = await render(root);
+    const row = app.get({ role: "list_item", name: "Note 7" });
+    assert.match(app.tree(), new RegExp(`list_item "Note 7" #${row.id}\n   text "Milk" #\\d+\n`));
+    await app.close();
+  });
+
+  await t.step("rowLabel() follows a new item under the same key, and bindings", async () => {
+    let items: Signal<{ id: number; title: string }[]> | undefined;
+    let suffix: Signal<string> | undefined;
+    const root = component((cx) => {
+      items = cx.signal([{ id: 1, title: "Milk" }]);
+      suffix = cx.signal("!");
+      return column(
+        list(items, (item) => text(item.title), (item) => item.id).rowLabel((item) =>
+          item.title.toUpperCase()
+        ),
+        list(["x"], (item) => text(item)).rowLabel((item) =>
+          bind((rt) => `${item}${suffix!.get(rt)}`)
+        ),
+      );
+    });
+    const app = await render(root);
+    items!.set(app.app.rt, [{ id: 1, title: "Bread" }]);
+    suffix!.set(app.app.rt, "?");
+    await app.settle();
+    assert.equal(app.query({ role: "list_item", name: "BREAD" }).length, 1);
+    assert.equal(app.query({ role: "list_item", name: "x?" }).length, 1);
+    await app.close();
+  });
+
+  await t.step("rowLabel() refuses what is not a function", () => {
+    assert.throws(
+      () => list(["a"], (item) => text(item)).rowLabel("a" as unknown as () => string),
+      { name: "TypeError", message: "rowLabel() takes a function (item) => name" },
+    );
   });
 });

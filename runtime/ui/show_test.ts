@@ -51,10 +51,10 @@ Deno.test("show() mounting and unmounting", async (t) => {
       app.tree(),
       [
         `window "Test" #1`,
-        `  button "Toggle" #2 focused`,
-        `  text "Panel" #4`,
-        `  button "Inside" #5`,
-        `  text "After" #3`,
+        ` button "Toggle" #2 focused`,
+        ` text "Panel" #4`,
+        ` button "Inside" #5`,
+        ` text "After" #3`,
         ``,
       ].join("\n"),
     );

@@ -130,7 +130,7 @@ function wrapped(result: ToolText, what: string): unknown {
  */
 const TREE_LINE =
   // deno-lint-ignore no-control-regex
-  /^(?: {2})*[a-z_]+(?: "(?:[^"\\\x00-\x1f]|\\.)*")? #\d+(?: value="(?:[^"\\\x00-\x1f]|\\.)*")?(?: [a-z_]+)*$/;
+  /^ *[a-z_]+(?: "(?:[^"\\\x00-\x1f]|\\.)*")? #\d+(?: value="(?:[^"\\\x00-\x1f]|\\.)*")?(?: [a-z_]+)*$/;
 
 /** Asserts that no app text broke out of its JSON string in `tree`: one node a line. */
 function assertTreeHolds(tree: string, nodes: number): void {

@@ -179,7 +179,7 @@ Deno.test("TerminalRenderer: a person's keys act as press_key and type_text do",
     });
     await t.step("Enter adds the note, which shows on screen", async () => {
       terminal.send("\r");
-      assert.match(running.tree(), /text "Buy milk"/);
+      assert.match(running.tree(), /list_item "Buy milk"/);
       const lines = await terminal.lines();
       assert.ok(
         lines.some((line) => /\[ \] Done Buy milk +\[ Delete \]/.test(line)),
@@ -271,7 +271,7 @@ Deno.test("TerminalRenderer: the mouse clicks, scrolls and hovers as agents' act
       terminal.send(`\x1b[<35;${at.x - 4};${at.y + 1}M`); // motion, no button, over "[ ] Done"
       assert.match(running.tree(), /checkbox "Done" #\d+ hovered/);
       terminal.send(`\x1b[<35;${at.x + 2};${at.y + 1}M`); // over "Row 5": its row is clickable
-      assert.match(running.tree(), /list_item #\d+ hovered/);
+      assert.match(running.tree(), /list_item "Row \d+" #\d+ hovered/);
       const revision = running.app.tree.revision;
       terminal.send(`\x1b[<35;${at.x + 3};${at.y + 1}M`); // further along the same row
       assert.equal(running.app.tree.revision, revision, "moving within it changes nothing");

@@ -1,0 +1,71 @@
+/**
+ * Which nodes are on screen, from the bounds in the tree alone: a node is on screen when its
+ * bounds, in window cells, meet the window and the viewport of every scroll view above it (a
+ * node without size counts as the cell at its corner).
+ * Works on the app's tree and on the agent thread's mirror alike; a walk from the top carries
+ * one {@link ScreenPlace} down, so a whole tree costs one step a node.
+ *
+ * @module
+ */
+
+import { intersectRects, isEmptyRect } from "../layout/visible.ts";
+import type { Bounds, SemanticNode } from "./node.ts";
+
+/** Where a node is on screen. */
+export interface ScreenPlace {
+  /** The node's bounds in window cells. */
+  readonly bounds: Bounds;
+  /** The part of the window its descendants can be seen in: the window cut by scroll views. */
+  readonly clip: Bounds;
+  /** True when some cell of the node can be seen. */
+  readonly onScreen: boolean;
+}
+
+const EVERYWHERE: Bounds = {
+  x: -Number.MAX_SAFE_INTEGER / 2,
+  y: -Number.MAX_SAFE_INTEGER / 2,
+  width: Number.MAX_SAFE_INTEGER,
+  height: Number.MAX_SAFE_INTEGER,
+};
+
+/**
+ * The place of `child` given its parent's place; `parent` is null for the window (the root).
+ *
+ * @example
+ * ```ts
+ * import { childPlace, SemanticNode } from "./mod.ts";
+ * const window = new SemanticNode(1, "window");
+ * window.bounds = { x: 0, y: 0, width: 80, height: 24 };
+ * const below = new SemanticNode(2, "button");
+ * below.bounds = { x: 0, y: 30, width: 8, height: 1 };
+ * console.assert(!childPlace(childPlace(null, window), below).onScreen);
+ * ```
+ */
+export function childPlace(parent: ScreenPlace | null, child: SemanticNode): ScreenPlace {
+  const origin = parent?.bounds ?? { x: 0, y: 0 };
+  const own = child.bounds;
+  const bounds = { x: origin.x + own.x, y: origin.y + own.y, width: own.width, height: own.height };
+  const clip = parent?.clip ?? EVERYWHERE;
+  // A node with no size shows as the cell at its corner, as `offscreen` judges it.
+  const cell = { ...bounds, width: Math.max(1, own.width), height: Math.max(1, own.height) };
+  const onScreen = !isEmptyRect(intersectRects(cell, clip));
+  // The window and each scroll view show their content only within themselves.
+  const clips = parent === null || child.role === "scroll_view";
+  return { bounds, clip: clips ? intersectRects(bounds, clip) : clip, onScreen };
+}
+
+/** The place of any node, worked out from the root down through its ancestors. */
+export function screenPlace(node: SemanticNode): ScreenPlace {
+  const chain: SemanticNode[] = [];
+  for (let current: SemanticNode | null = node; current !== null; current = current.parent) {
+    chain.push(current);
+  }
+  let place: ScreenPlace | null = null;
+  for (let index = chain.length - 1; index >= 0; index--) place = childPlace(place, chain[index]!);
+  return place!;
+}
+
+/** True when some cell of `node` can be seen: it meets the window and every scroll view above. */
+export function isOnScreen(node: SemanticNode): boolean {
+  return screenPlace(node).onScreen;
+}

@@ -1,0 +1,316 @@
+/**
+ * Views of the tree text (`ui_tree {root, depth, from, visible, max_bytes}`): a subtree, cut at
+ * a depth, from a child on, only what is on screen, within a budget of bytes. What the budget
+ * leaves out becomes one line per cut, without an id and starting with `…`, that says how
+ * many nodes it stands for and the exact `ui_tree` arguments that show them:
+ *
+ * ```
+ * window "Bench" #1
+ *  list #3
+ *   list_item "Row 0" #4
+ *   … 999 more items: ui_tree {"root":3,"from":1}
+ * ```
+ *
+ * Cuts are deterministic, so following them lists every node once. The longest lists are
+ * cut first: every run of children longer than a cap keeps its first `cap` children, with the
+ * largest cap that fits. When not even one child a run fits (very long lines, a tiny budget),
+ * the tree is written in reading order as far as it fits, and each node left open gets its
+ * line for the rest.
+ *
+ * @module
+ */
+
+import type { SemanticNode } from "./node.ts";
+import { childPlace, type ScreenPlace, screenPlace } from "./on_screen.ts";
+import { noNodeMessage } from "./query.ts";
+import { formatNodeLine, namingTextChild, treeIndent } from "./tree_text.ts";
+
+/** Which part of the tree to write; every field is optional. */
+export interface TreeView {
+  /** The id of the node whose subtree to write; the window when absent. */
+  root?: number;
+  /** How many levels below the root to write; 0 writes the root's line alone. */
+  depth?: number;
+  /** How many of the root's children to skip, counting all of them. */
+  from?: number;
+  /** True to write only nodes on screen (the root's line is always written). */
+  visible?: boolean;
+  /** The budget for the text in UTF-8 bytes, cut lines included. */
+  maxBytes?: number;
+}
+
+/** The budget of a view that sets none, in bytes. */
+export const DEFAULT_TREE_BYTES = 32_768;
+
+/** The largest budget a view may set, in bytes. */
+export const MAX_TREE_BYTES = 3_500_000;
+
+/** The argument names of a view, as `ui_tree` takes them. */
+export const TREE_VIEW_KEYS: readonly string[] = ["root", "depth", "from", "visible", "max_bytes"];
+
+function wholeNumber(
+  args: Record<string, unknown>,
+  key: string,
+  least: number,
+): number | undefined {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < least) {
+    throw new TypeError(
+      `invalid arguments: ${key} must be a whole number of at least ${least}, got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Reads a view from `ui_tree` arguments (`root`, `depth`, `from`, `visible`, `max_bytes`);
+ * other keys are left for the caller to judge. Throws a TypeError starting
+ * `invalid arguments:` for a bad value.
+ *
+ * @example
+ * ```ts
+ * import { parseTreeView } from "./tree_view.ts";
+ * console.assert(parseTreeView({ root: 7, depth: 1 }).depth === 1);
+ * ```
+ */
+export function parseTreeView(args: Record<string, unknown>): TreeView {
+  const view: TreeView = {};
+  const root = wholeNumber(args, "root", 1);
+  const depth = wholeNumber(args, "depth", 0);
+  const from = wholeNumber(args, "from", 0);
+  const maxBytes = wholeNumber(args, "max_bytes", 1);
+  if (root !== undefined) view.root = root;
+  if (depth !== undefined) view.depth = depth;
+  if (from !== undefined) view.from = from;
+  if (maxBytes !== undefined) {
+    if (maxBytes > MAX_TREE_BYTES) {
+      throw new TypeError(
+        `invalid arguments: max_bytes must be at most ${MAX_TREE_BYTES}, got ${maxBytes}`,
+      );
+    }
+    view.maxBytes = maxBytes;
+  }
+  const visible = args.visible;
+  if (visible !== undefined && visible !== null) {
+    if (typeof visible !== "boolean") {
+      throw new TypeError(`invalid arguments: visible must be true or false`);
+    }
+    if (visible) view.visible = true;
+  }
+  return view;
+}
+
+/** One node of the view with the children the view shows. */
+interface Entry {
+  node: SemanticNode;
+  /** The line with its indent, without the newline. */
+  line: string;
+  /** The line's UTF-8 bytes, newline included. */
+  bytes: number;
+  /** Levels below the view's root. */
+  level: number;
+  children: Entry[];
+  /** For each child shown, its index among all of the node's children. */
+  indices: number[];
+}
+
+const encoder = new TextEncoder();
+const NOT_ASCII = /[\u0080-\uffff]/;
+
+function utf8Bytes(text: string): number {
+  return NOT_ASCII.test(text) ? encoder.encode(text).length : text.length;
+}
+
+function build(root: SemanticNode, view: TreeView): Entry {
+  const entry = (node: SemanticNode, level: number): Entry => {
+    const line = treeIndent(level) + formatNodeLine(node);
+    return { node, line, bytes: utf8Bytes(line) + 1, level, children: [], indices: [] };
+  };
+  const top = entry(root, 0);
+  const stack: [Entry, ScreenPlace | null][] = [[top, view.visible ? screenPlace(root) : null]];
+  while (stack.length > 0) {
+    const [parent, place] = stack.pop()!;
+    if (view.depth !== undefined && parent.level >= view.depth) continue;
+    const children = parent.node.children;
+    const skipped = namingTextChild(parent.node);
+    const start = parent === top ? view.from ?? 0 : 0;
+    for (let index = start; index < children.length; index++) {
+      const child = children[index]!;
+      if (child === skipped) continue;
+      let childPlaceOnScreen: ScreenPlace | null = null;
+      if (place !== null) {
+        childPlaceOnScreen = childPlace(place, child);
+        if (!childPlaceOnScreen.onScreen) continue;
+      }
+      const childEntry = entry(child, parent.level + 1);
+      parent.children.push(childEntry);
+      parent.indices.push(index);
+      stack.push([childEntry, childPlaceOnScreen]);
+    }
+  }
+  return top;
+}
+
+/** The line for the children of `parent` from its `kept`-th shown child on. */
+function cutLine(parent: Entry, kept: number, view: TreeView): string {
+  const count = parent.children.length - kept;
+  const args: Record<string, number | boolean> = {
+    root: parent.node.id,
+    from: parent.indices[kept]!,
+  };
+  if (view.depth !== undefined) args.depth = view.depth - parent.level;
+  if (view.visible) args.visible = true;
+  return `${treeIndent(parent.level + 1)}… ${count} more item${count === 1 ? "" : "s"}: ui_tree ${
+    JSON.stringify(args)
+  }`;
+}
+
+/** The bytes of the view when every run of children keeps at most `cap`; stops past `limit`. */
+function sizeWithCap(entry: Entry, cap: number, view: TreeView, limit: number): number {
+  let total = entry.bytes;
+  const kept = Math.min(cap, entry.children.length);
+  for (let index = 0; index < kept && total <= limit; index++) {
+    total += sizeWithCap(entry.children[index]!, cap, view, limit - total);
+  }
+  if (entry.children.length > cap) total += utf8Bytes(cutLine(entry, cap, view)) + 1;
+  return total;
+}
+
+function writeWithCap(entry: Entry, cap: number, view: TreeView, lines: string[]): void {
+  lines.push(entry.line);
+  const kept = Math.min(cap, entry.children.length);
+  for (let index = 0; index < kept; index++) {
+    writeWithCap(entry.children[index]!, cap, view, lines);
+  }
+  if (entry.children.length > cap) lines.push(cutLine(entry, cap, view));
+}
+
+function longestRun(entry: Entry): number {
+  let longest = 0;
+  const stack = [entry];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    longest = Math.max(longest, next.children.length);
+    stack.push(...next.children);
+  }
+  return longest;
+}
+
+/**
+ * Writes in reading order as far as `budget` allows, then one cut line for the rest of each
+ * node left open, deepest first. At least the root's line and its first child's are written,
+ * so following the cuts always gets further.
+ */
+function writePrefix(top: Entry, budget: number, view: TreeView): string[] {
+  const lines: string[] = [];
+  // Each open node with how many of its shown children are written.
+  const open: [Entry, number][] = [];
+  let used = 0;
+  const closing = (): string[] => {
+    const cuts: string[] = [];
+    for (let index = open.length - 1; index >= 0; index--) {
+      const [parent, written] = open[index]!;
+      if (written < parent.children.length) cuts.push(cutLine(parent, written, view));
+    }
+    return cuts;
+  };
+  const closingBytes = () => closing().reduce((sum, line) => sum + utf8Bytes(line) + 1, 0);
+  let next: Entry | undefined = top;
+  while (next !== undefined) {
+    const entry: Entry = next;
+    // Make the node's ancestors the open nodes, and count it as written by its parent.
+    while (open.length > entry.level) open.pop();
+    if (open.length > 0) open[open.length - 1]![1]++;
+    open.push([entry, 0]);
+    const fits = used + entry.bytes + closingBytes() <= budget;
+    if (!fits && lines.length >= 2) {
+      open.pop();
+      open[open.length - 1]![1]--;
+      break;
+    }
+    lines.push(entry.line);
+    used += entry.bytes;
+    next = nextInOrder(open);
+  }
+  return [...lines, ...closing()];
+}
+
+/** The next node in reading order after the last open one, or undefined at the end. */
+function nextInOrder(open: readonly [Entry, number][]): Entry | undefined {
+  for (let index = open.length - 1; index >= 0; index--) {
+    const [parent, written] = open[index]!;
+    if (written < parent.children.length) return parent.children[written];
+  }
+  return undefined;
+}
+
+/**
+ * Writes the view of the subtree under `root` as tree text, ending with a newline. `root` is
+ * the node `view.root` names (the caller looks it up); `view.root` itself is not read.
+ *
+ * @example
+ * ```ts
+ * import { formatTreeView, SemanticTree } from "./mod.ts";
+ * const tree = new SemanticTree("Notes");
+ * const list = tree.createNode("list");
+ * tree.setChildren(tree.root, [list]);
+ * tree.setChildren(list, [tree.createNode("list_item"), tree.createNode("list_item")]);
+ * console.assert(
+ *   formatTreeView(tree.root, { maxBytes: 80 }) ===
+ *     'window "Notes" #1\n list #2\n  list_item #3\n  … 1 more item: ui_tree {"root":2,"from":1}\n',
+ * );
+ * ```
+ */
+export function formatTreeView(root: SemanticNode, view: TreeView = {}): string {
+  const budget = view.maxBytes ?? DEFAULT_TREE_BYTES;
+  const top = build(root, view);
+  const longest = longestRun(top);
+  let lines: string[] = [];
+  if (sizeWithCap(top, longest, view, budget) <= budget) {
+    writeWithCap(top, longest, view, lines);
+  } else if (longest > 0 && sizeWithCap(top, 1, view, budget) <= budget) {
+    // The largest cap that fits: sizes grow with the cap.
+    let fits = 1;
+    let tooBig = longest;
+    while (tooBig - fits > 1) {
+      const middle = (fits + tooBig) >>> 1;
+      if (sizeWithCap(top, middle, view, budget) <= budget) fits = middle;
+      else tooBig = middle;
+    }
+    writeWithCap(top, fits, view, lines);
+  } else {
+    lines = writePrefix(top, budget, view);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * Writes the view of the tree under `top` that `view` asks for, looking up `view.root` with
+ * `lookup`. An id that names no node under `top` throws a RangeError with the contract's
+ * message (`no node with id N; read ui_tree again`).
+ */
+export function treeViewText(
+  top: SemanticNode,
+  view: TreeView,
+  lookup: (id: number) => SemanticNode | undefined,
+): string {
+  let root = top;
+  if (view.root !== undefined) {
+    const found = lookup(view.root);
+    if (found === undefined || !found.attached || !isUnder(found, top)) {
+      throw new RangeError(noNodeMessage(view.root));
+    }
+    root = found;
+  }
+  return formatTreeView(root, view);
+}
+
+function isUnder(node: SemanticNode, top: SemanticNode): boolean {
+  for (let current: SemanticNode | null = node; current !== null; current = current.parent) {
+    if (current === top) return true;
+  }
+  return false;
+}
