@@ -142,6 +142,15 @@ export class OffscreenTracker {
     childrenChanged: ReadonlySet<Element>,
   ): void {
     const before = this.#inView;
+    // A container whose subtree changed anywhere may hold a node out of view that is not
+    // marked yet (one added inside a row without a node of its own): its marks are redone.
+    const changedBelow = new Set<Element>();
+    for (const element of childrenChanged) {
+      for (let current: Element | null = element; current !== null; current = current.parent) {
+        if (changedBelow.has(current)) break;
+        changedBelow.add(current);
+      }
+    }
     const inView = new Set<Element>();
     const outOfView: Element[] = [];
     const window: Rect = { x: 0, y: 0, width, height };
@@ -167,7 +176,7 @@ export class OffscreenTracker {
       for (let index = range.from; index < range.to; index++) classify(children[index]!);
       const last = this.#ranges.get(element);
       const lastValid = last !== undefined && before.has(element) &&
-        !childrenChanged.has(element) && last.count === children.length;
+        !changedBelow.has(element) && last.count === children.length;
       if (lastValid) {
         // Those outside the last range were marked then; mark those that left it.
         for (let index = last.from; index < last.to; index++) {

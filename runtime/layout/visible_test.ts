@@ -170,6 +170,28 @@ Deno.test("OffscreenTracker", async (t) => {
     await app.close();
   });
 
+  await t.step("a node added inside a row without a node of its own is marked", async () => {
+    let extra!: Signal<boolean>;
+    const app = await render(
+      component((cx) => {
+        extra = cx.signal(false);
+        // 40 rows make a long container; the rows are plain rows, without nodes.
+        return scrollView(column(...Array.from({ length: 40 }, (_, index) =>
+          row(
+            text(`Row ${index}`),
+            ...(index === 30 ? [show(extra, () => button("Extra", () => {}))] : []),
+          ))));
+      }),
+      { width: 30, height: 10 },
+    );
+    extra.set(app.app.rt, true);
+    await app.settle();
+    const flagged = offscreenIds(app.app.tree);
+    assert.ok(flagged.includes(app.get({ name: "Extra" }).id), "the new button is offscreen");
+    assert.equal(flagged.length, 30 + 1);
+    await app.close();
+  });
+
   await t.step("a list scrolled out as a whole leaves one mark, on the list", async () => {
     const app = await render(
       component(() =>
