@@ -362,7 +362,7 @@ Deno.test("a scroll is one summary line in the receipt, not a line per row", asy
     });
     assert.equal(
       changeText(receipt),
-      `~ scroll_view #${scroll} scrolled: 5 nodes came into view, 5 went out of view\n`,
+      `~ scroll_view #${scroll}: 5 nodes came into view, 5 went out of view\n`,
     );
   } finally {
     await client.close();

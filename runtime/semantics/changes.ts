@@ -112,6 +112,10 @@ export function capLines(lines: readonly string[], maxBytes: number, how: string
   return kept.join("\n") + "\n";
 }
 
+function nodes(count: number): string {
+  return count === 1 ? "1 node" : `${count} nodes`;
+}
+
 /** A tree mirror with the history of its last revisions. */
 export class TreeHistory {
   /** The mirror the history follows; apply updates through {@link TreeHistory.apply}. */
@@ -287,9 +291,8 @@ export class TreeHistory {
         drop.add(scroll.line);
         continue;
       }
-      const verb = scroll.node.role === "scroll_view" ? "scrolled" : "resized";
-      lines[scroll.line] = `~ ${scroll.node.role} #${scroll.node.id} ${verb}: ` +
-        `${scroll.cameIntoView} nodes came into view, ${scroll.wentOutOfView} went out of view`;
+      lines[scroll.line] = `~ ${scroll.node.role} #${scroll.node.id}: ` +
+        `${nodes(scroll.cameIntoView)} came into view, ${scroll.wentOutOfView} went out of view`;
     }
     if (drop.size > 0) {
       const kept = lines.filter((_, index) => !drop.has(index));

@@ -105,7 +105,7 @@ Deno.test("TreeHistory.changeLines()", async (t) => {
     tree.setName(items[0]!, "line zero");
     frame();
     assert.deepEqual(history.changeLines(before), [
-      `~ scroll_view #${scroll.id} scrolled: 3 nodes came into view, 2 went out of view`,
+      `~ scroll_view #${scroll.id}: 3 nodes came into view, 2 went out of view`,
       `~ text "line zero" #${items[0]!.id} offscreen`,
     ]);
   });
