@@ -446,6 +446,8 @@ export class App implements Host, InputEnv {
     }
     if (parsed.action !== "scroll" && !this.#offscreen.inView(element)) {
       scrollIntoView(element, () => this.frame());
+      // The scroll's frame ran the app's effects: the node may have gone with them.
+      if (!element.mounted) throw new ActionError("no_node", noNodeMessage(id));
     }
     return this.actOn(element, parsed, actor);
   }
