@@ -18,16 +18,22 @@ const point = (what: string) => ({
   required: ["x", "y"],
 });
 
-/** The schema of a query's arguments, with `extra` properties. */
-function queryShape(extra: Record<string, unknown>) {
+/**
+ * The schema of a query's arguments, with `extra` properties. `ui_query` lists the roles and
+ * states; `ui_wait` refers to it (the server names them in its refusal anyway), which keeps
+ * `tools/list` short.
+ */
+function queryShape(extra: Record<string, unknown>, listed: boolean) {
   return {
     type: "object" as const,
     properties: {
-      role: { type: "string", enum: [...ROLES] },
+      role: listed ? { type: "string", enum: [...ROLES] } : { type: "string" },
       name: { type: "string", description: "The whole name" },
       text: { type: "string", description: "A substring of the name or value" },
       within: { type: "integer", description: "An ancestor's id" },
-      state: { type: "string", enum: [...QUERY_STATES], description: "enabled = not disabled" },
+      state: listed
+        ? { type: "string", enum: [...QUERY_STATES], description: "enabled = not disabled" }
+        : { type: "string", description: "As in ui_query" },
       ...extra,
     },
   };
@@ -68,7 +74,7 @@ export const BUILTIN_TOOLS: Tool[] = [
       "Finds nodes by role, whole name, text (a substring of name or value), ancestor and state. Returns each match's id, role, name, path, value and states, with the revision.",
     inputSchema: queryShape({
       limit: { type: "integer", minimum: 1, description: "At most this many matches (50)" },
-    }),
+    }, true),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
@@ -81,7 +87,7 @@ export const BUILTIN_TOOLS: Tool[] = [
       gone: { type: "boolean", description: "Wait until nothing matches" },
       since: { type: "integer", description: "Answer only at a later revision" },
       timeout_ms: { type: "integer", minimum: 0, maximum: 30000, description: "Default 5000" },
-    }),
+    }, false),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {

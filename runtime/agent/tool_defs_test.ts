@@ -10,7 +10,7 @@ import {
   confirmMessage,
 } from "./tool_defs.ts";
 
-const READ_TOOLS = ["ui_tree", "ui_query", "ui_screenshot", "inspect_snapshot"];
+const READ_TOOLS = ["ui_tree", "ui_query", "ui_wait", "ui_screenshot", "inspect_snapshot"];
 
 function builtin(name: string) {
   const tool = BUILTIN_TOOLS.find((candidate) => candidate.name === name);
@@ -33,10 +33,11 @@ function info(overrides: Partial<ToolInfo> = {}): ToolInfo {
 }
 
 Deno.test("BUILTIN_TOOLS", async (t) => {
-  await t.step("BUILTIN_TOOLS lists the five tools in the contract's order", () => {
+  await t.step("BUILTIN_TOOLS lists the six tools in the contract's order", () => {
     assert.deepEqual(BUILTIN_TOOLS.map((tool) => tool.name), [
       "ui_tree",
       "ui_query",
+      "ui_wait",
       "ui_act",
       "ui_screenshot",
       "inspect_snapshot",
