@@ -335,7 +335,8 @@ try:
             result["closed"] = True
             break
         result["received"] += len(chunk)
-except ConnectionResetError:
+except (ConnectionResetError, BrokenPipeError):
+    # The app refuses another uid before reading: the write may find the connection closed.
     result["closed"] = True
 except Exception as error:
     result["error"] = repr(error)
