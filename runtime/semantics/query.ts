@@ -212,7 +212,8 @@ export function findNodes(
   return more > 0 ? { nodes, more } : { nodes };
 }
 
-function isUnder(node: SemanticNode, root: SemanticNode): boolean {
+/** True when `node` is `root` or one of its descendants. */
+export function isUnder(node: SemanticNode, root: SemanticNode): boolean {
   for (let current: SemanticNode | null = node; current !== null; current = current.parent) {
     if (current === root) return true;
   }

@@ -22,7 +22,7 @@
 
 import type { SemanticNode } from "./node.ts";
 import { childPlace, type ScreenPlace, screenPlace } from "./on_screen.ts";
-import { noNodeMessage } from "./query.ts";
+import { isUnder, noNodeMessage } from "./query.ts";
 import { formatNodeLine, namingTextChild, treeIndent } from "./tree_text.ts";
 
 /** Which part of the tree to write; every field is optional. */
@@ -103,20 +103,6 @@ export function parseTreeView(args: Record<string, unknown>): TreeView {
   return view;
 }
 
-/** One node of the view with the children the view shows. */
-interface Entry {
-  node: SemanticNode;
-  /** The line with its indent, without the newline. */
-  line: string;
-  /** The line's UTF-8 bytes, newline included. */
-  bytes: number;
-  /** Levels below the view's root. */
-  level: number;
-  children: Entry[];
-  /** For each child shown, its index among all of the node's children. */
-  indices: number[];
-}
-
 const encoder = new TextEncoder();
 const NOT_ASCII = /[\u0080-\uffff]/;
 
@@ -124,34 +110,71 @@ function utf8Bytes(text: string): number {
   return NOT_ASCII.test(text) ? encoder.encode(text).length : text.length;
 }
 
-function build(root: SemanticNode, view: TreeView): Entry {
-  const entry = (node: SemanticNode, level: number): Entry => {
-    const line = treeIndent(level) + formatNodeLine(node);
-    return { node, line, bytes: utf8Bytes(line) + 1, level, children: [], indices: [] };
-  };
-  const top = entry(root, 0);
-  const stack: [Entry, ScreenPlace | null][] = [[top, view.visible ? screenPlace(root) : null]];
-  while (stack.length > 0) {
-    const [parent, place] = stack.pop()!;
-    if (view.depth !== undefined && parent.level >= view.depth) continue;
-    const children = parent.node.children;
-    const skipped = namingTextChild(parent.node);
-    const start = parent === top ? view.from ?? 0 : 0;
+/**
+ * One node of the view. Its line and the children the view shows are worked out when first
+ * asked for, so a view of a large tree within a small budget formats only what it weighs.
+ */
+class Entry {
+  readonly node: SemanticNode;
+  /** Levels below the view's root. */
+  readonly level: number;
+  /** Where the node is on screen; null unless the view keeps to what is visible. */
+  readonly place: ScreenPlace | null;
+  readonly #view: TreeView;
+  #line: string | undefined;
+  #bytes = -1;
+  #children: Entry[] | undefined;
+  #indices: number[] = [];
+
+  constructor(node: SemanticNode, level: number, place: ScreenPlace | null, view: TreeView) {
+    this.node = node;
+    this.level = level;
+    this.place = place;
+    this.#view = view;
+  }
+
+  /** The line with its indent, without the newline. */
+  get line(): string {
+    return this.#line ??= treeIndent(this.level) + formatNodeLine(this.node);
+  }
+
+  /** The line's UTF-8 bytes, newline included. */
+  get bytes(): number {
+    if (this.#bytes < 0) this.#bytes = utf8Bytes(this.line) + 1;
+    return this.#bytes;
+  }
+
+  /** The children the view shows. */
+  get children(): Entry[] {
+    return this.#children ??= this.#shownChildren();
+  }
+
+  /** For each child shown, its index among all of the node's children. */
+  get indices(): number[] {
+    void this.children;
+    return this.#indices;
+  }
+
+  #shownChildren(): Entry[] {
+    const view = this.#view;
+    const shown: Entry[] = [];
+    if (view.depth !== undefined && this.level >= view.depth) return shown;
+    const children = this.node.children;
+    const skipped = namingTextChild(this.node);
+    const start = this.level === 0 ? view.from ?? 0 : 0;
     for (let index = start; index < children.length; index++) {
       const child = children[index]!;
       if (child === skipped) continue;
-      let childPlaceOnScreen: ScreenPlace | null = null;
-      if (place !== null) {
-        childPlaceOnScreen = childPlace(place, child);
-        if (!childPlaceOnScreen.onScreen) continue;
+      let place: ScreenPlace | null = null;
+      if (this.place !== null) {
+        place = childPlace(this.place, child);
+        if (!place.onScreen) continue;
       }
-      const childEntry = entry(child, parent.level + 1);
-      parent.children.push(childEntry);
-      parent.indices.push(index);
-      stack.push([childEntry, childPlaceOnScreen]);
+      shown.push(new Entry(child, this.level + 1, place, view));
+      this.#indices.push(index);
     }
+    return shown;
   }
-  return top;
 }
 
 /** The line for the children of `parent` from its `kept`-th shown child on. */
@@ -186,17 +209,6 @@ function writeWithCap(entry: Entry, cap: number, view: TreeView, lines: string[]
     writeWithCap(entry.children[index]!, cap, view, lines);
   }
   if (entry.children.length > cap) lines.push(cutLine(entry, cap, view));
-}
-
-function longestRun(entry: Entry): number {
-  let longest = 0;
-  const stack = [entry];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    longest = Math.max(longest, next.children.length);
-    stack.push(...next.children);
-  }
-  return longest;
 }
 
 /**
@@ -257,30 +269,35 @@ function nextInOrder(open: readonly [Entry, number][]): Entry | undefined {
  * const tree = new SemanticTree("Notes");
  * const list = tree.createNode("list");
  * tree.setChildren(tree.root, [list]);
- * tree.setChildren(list, [tree.createNode("list_item"), tree.createNode("list_item")]);
- * console.assert(
- *   formatTreeView(tree.root, { maxBytes: 80 }) ===
- *     'window "Notes" #1\n list #2\n  list_item #3\n  … 1 more item: ui_tree {"root":2,"from":1}\n',
- * );
+ * tree.setChildren(list, Array.from({ length: 5 }, () => tree.createNode("list_item")));
+ * const text = formatTreeView(tree.root, { maxBytes: 100 });
+ * if (text !== 'window "Notes" #1\n list #2\n  list_item #3\n  … 4 more items: ui_tree {"root":2,"from":1}\n') {
+ *   throw new Error(text);
+ * }
  * ```
  */
 export function formatTreeView(root: SemanticNode, view: TreeView = {}): string {
   const budget = view.maxBytes ?? DEFAULT_TREE_BYTES;
-  const top = build(root, view);
-  const longest = longestRun(top);
+  const top = new Entry(root, 0, view.visible ? screenPlace(root) : null, view);
+  const fits = (cap: number) => sizeWithCap(top, cap, view, budget) <= budget;
   let lines: string[] = [];
-  if (sizeWithCap(top, longest, view, budget) <= budget) {
-    writeWithCap(top, longest, view, lines);
-  } else if (longest > 0 && sizeWithCap(top, 1, view, budget) <= budget) {
-    // The largest cap that fits: sizes grow with the cap.
-    let fits = 1;
-    let tooBig = longest;
-    while (tooBig - fits > 1) {
-      const middle = (fits + tooBig) >>> 1;
-      if (sizeWithCap(top, middle, view, budget) <= budget) fits = middle;
+  if (fits(Infinity)) {
+    writeWithCap(top, Infinity, view, lines);
+  } else if (fits(1)) {
+    // The largest cap that fits (sizes grow with the cap): double it until it does not fit,
+    // then halve the gap. Each try stops once past the budget, so each costs about a budget.
+    let fitting = 1;
+    let tooBig = 2;
+    while (fits(tooBig)) {
+      fitting = tooBig;
+      tooBig *= 2;
+    }
+    while (tooBig - fitting > 1) {
+      const middle = (fitting + tooBig) >>> 1;
+      if (fits(middle)) fitting = middle;
       else tooBig = middle;
     }
-    writeWithCap(top, fits, view, lines);
+    writeWithCap(top, fitting, view, lines);
   } else {
     lines = writePrefix(top, budget, view);
   }
@@ -306,11 +323,4 @@ export function treeViewText(
     root = found;
   }
   return formatTreeView(root, view);
-}
-
-function isUnder(node: SemanticNode, top: SemanticNode): boolean {
-  for (let current: SemanticNode | null = node; current !== null; current = current.parent) {
-    if (current === top) return true;
-  }
-  return false;
 }
