@@ -1,6 +1,6 @@
 /**
- * The `crowndev` commands: `apps`, `tree`, `inspect`, `act` and `watch`, each over the
- * same client pieces `crownmcp` uses (discovery, the socket transport, the token line).
+ * The `crowndev` commands: `apps`, `tree`, `inspect`, `act`, `wait` and `watch`, each over
+ * the same client pieces `crownmcp` uses (discovery, the socket transport, the token line).
  *
  * @module
  */
@@ -163,15 +163,34 @@ export async function appsCommand(context: CommandContext): Promise<number> {
   return code;
 }
 
-/** `crowndev tree [app]`: the semantic tree. */
+/**
+ * What `ui_tree` answers: the tree text, or with `since` the change text (`tree` instead when
+ * the app no longer keeps that revision).
+ */
+interface TreeAnswer {
+  revision: number;
+  tree?: string;
+  since?: number;
+  changes?: string;
+}
+
+/**
+ * `crowndev tree [app]`: the semantic tree, or the view `args` asks `ui_tree` for (`root`,
+ * `depth`, `from`, `visible`, `max_bytes`), or with `since` what changed since that revision.
+ */
 export async function treeCommand(
   context: CommandContext,
   wanted: string | undefined,
+  args: Record<string, unknown> = {},
 ): Promise<number> {
   return await withApp(context, wanted, async (client) => {
-    const answer = await call(client, "ui_tree", {}) as { revision: number; tree: string };
+    const answer = await call(client, "ui_tree", args) as TreeAnswer;
     if (context.json) context.out(JSON.stringify(answer, null, 2));
-    else context.out(colourTree(answer.tree.trimEnd(), context.colours));
+    else if (answer.tree !== undefined) {
+      context.out(colourTree(answer.tree.trimEnd(), context.colours));
+    } else if (answer.changes !== undefined && answer.changes !== "") {
+      context.out(answer.changes.trimEnd());
+    }
     return EXIT.ok;
   });
 }
@@ -187,9 +206,56 @@ export async function inspectCommand(
   });
 }
 
+/** One node `ui_query` or `ui_wait` found. */
+interface FoundNode {
+  id: number;
+  role: string;
+  name: string | null;
+  path: string;
+  value?: string;
+  states?: string[];
+}
+
+/** What `ui_query` and `ui_wait` answer. */
 interface QueryAnswer {
   revision: number;
-  nodes: { id: number; role: string; name: string | null; path: string }[];
+  nodes: FoundNode[];
+  /** How many more nodes matched than `nodes` lists. */
+  more?: number;
+}
+
+/** What `ui_act` answers: the change text arrives wrapped as app content. */
+interface ActAnswer {
+  ok: boolean;
+  revision: number;
+  changes?: { untrusted_app_content: string } | string;
+}
+
+/** A found node as one line: `#id role "name" states...`. */
+function nodeLine(node: FoundNode, colours: Palette): string {
+  const name = node.name === null ? "" : ` ${JSON.stringify(node.name)}`;
+  const states = (node.states ?? []).map((state) => ` ${colours.yellow(state)}`).join("");
+  return `${colours.dim(`#${node.id}`)} ${colours.cyan(node.role)}${name}${states}`;
+}
+
+/** The error a wait that timed out answers with, as the app words it. */
+const TIMED_OUT = /^timed out after \d+ ms: /;
+
+/**
+ * Finds the nodes a query means: `ui_query`, or, for a query with an `#id`, `ui_wait` that
+ * answers at once (it is the read that takes an id); a node that does not match then is no
+ * match.
+ */
+async function find(client: Client, query: CliQuery): Promise<QueryAnswer> {
+  if (query.id === undefined) return await call(client, "ui_query", { ...query }) as QueryAnswer;
+  try {
+    return await call(client, "ui_wait", { ...query, timeout_ms: 0 }) as QueryAnswer;
+  } catch (error) {
+    if (error instanceof CliError && TIMED_OUT.test(error.message)) {
+      return { revision: 0, nodes: [] };
+    }
+    throw error;
+  }
 }
 
 /** `crowndev act [app] <query> <action>`: find exactly one node, act at the revision read. */
@@ -200,7 +266,7 @@ export async function actCommand(
   action: Record<string, unknown>,
 ): Promise<number> {
   return await withApp(context, wanted, async (client, app) => {
-    const answer = await call(client, "ui_query", { ...query }) as QueryAnswer;
+    const answer = await find(client, query);
     const listing = () =>
       answer.nodes.map((node) =>
         `  #${node.id} ${node.role}${
@@ -211,11 +277,12 @@ export async function actCommand(
       throw new CliError(EXIT.noMatch, `no node in ${app.app} matches ${JSON.stringify(query)}`);
     }
     if (answer.nodes.length > 1) {
+      const more = answer.more ?? 0;
       throw new CliError(
         EXIT.severalMatches,
-        `${answer.nodes.length} nodes in ${app.app} match ${
+        `${answer.nodes.length + more} nodes in ${app.app} match ${
           JSON.stringify(query)
-        }; narrow the query:\n${listing()}`,
+        }; narrow the query:\n${listing()}${more > 0 ? `\n  … ${more} more` : ""}`,
       );
     }
     const node = answer.nodes[0]!;
@@ -223,19 +290,43 @@ export async function actCommand(
       id: node.id,
       revision: answer.revision,
       action,
-    }) as {
-      ok: boolean;
-      revision: number;
-    };
+    }) as ActAnswer;
+    // The receipt's change text, unwrapped: crowndev shows app text as data, escaped.
+    const changes = typeof result.changes === "object" && result.changes !== null
+      ? result.changes.untrusted_app_content
+      : result.changes;
     if (context.json) {
-      context.out(JSON.stringify({ ...result, node }, null, 2));
+      context.out(JSON.stringify({ ...result, changes, node }, null, 2));
     } else {
       context.out(
         `${
           context.colours.green("ok")
         }: ${action.action} on #${node.id} ${node.path}; revision ${answer.revision} → ${result.revision}`,
       );
+      if (changes !== undefined && changes !== "") context.out(changes.trimEnd());
     }
+    return EXIT.ok;
+  });
+}
+
+/**
+ * `crowndev wait [app] <query>`: `ui_wait` with `args` (the query, `state`, `gone`,
+ * `timeout_ms`); prints the nodes that matched when the condition held, one a line. A
+ * timeout is the app's error (exit 1) with its message.
+ */
+export async function waitCommand(
+  context: CommandContext,
+  wanted: string | undefined,
+  args: Record<string, unknown>,
+): Promise<number> {
+  return await withApp(context, wanted, async (client) => {
+    const answer = await call(client, "ui_wait", args) as QueryAnswer;
+    if (context.json) {
+      context.out(JSON.stringify(answer, null, 2));
+      return EXIT.ok;
+    }
+    for (const node of answer.nodes) context.out(nodeLine(node, context.colours));
+    if ((answer.more ?? 0) > 0) context.out(context.colours.dim(`… ${answer.more} more`));
     return EXIT.ok;
   });
 }

@@ -13,17 +13,19 @@ import {
   type CommandContext,
   inspectCommand,
   treeCommand,
+  waitCommand,
   watchCommand,
 } from "./commands.ts";
 import { CliError, EXIT, palette, terminalSafe, useColour, writeLine } from "./output.ts";
-import { parseCliAction, parseQuery, UsageError } from "./parse.ts";
+import { parseCliAction, parseQuery, treeArguments, UsageError, waitArguments } from "./parse.ts";
 
 /** The version crowndev reports. */
 export const VERSION: string = denoJson.version;
 
 const EXIT_CODES = `Exit codes:
   0  success
-  1  the app refused (a tool error: stale revision, disabled node, ...)
+  1  the app refused (a tool error: stale revision, disabled node, ...); for wait: the
+     condition did not hold before the timeout (the app's message on stderr)
   2  usage error
   3  no app running, or none matches the name given; for apps: a socket directory or
      socket was refused as unsafe
@@ -37,9 +39,10 @@ Usage: crowndev [--socket-dir DIR] [--json] <command> [arguments]
 
 Commands:
   apps                         list the running apps
-  tree [app]                   print the semantic tree
+  tree [app]                   print the semantic tree, a part of it, or what changed
   inspect [app]                print the inspect snapshot as JSON
   act [app] <query> <action>   find exactly one node, then act on it at the revision read
+  wait [app] <query>           wait until a node matches (or, with --gone, none does)
   watch [app]                  print the tree again whenever it changes, until Ctrl+C
   help [command]               show help for a command
 
@@ -49,7 +52,7 @@ app runs.
 Options:
   --socket-dir DIR   read sockets from DIR instead of $XDG_RUNTIME_DIR/crownui
                      (or \${TMPDIR:-/tmp}/crownui-<uid>)
-  --json             print JSON instead of text (apps, tree, act, watch)
+  --json             print JSON instead of text (apps, tree, act, wait, watch)
   -h, --help         show help
   -V, --version      show the version
 
@@ -66,9 +69,26 @@ Lists the running CrownUI apps: app (name-pid), pid and socket. Sockets whose ap
 are removed. A socket directory or socket another user could have placed (not the user's
 own, open to others, or under a directory others may write to) is not read: the reason goes
 to standard error ("refused" with --json) and the exit code is 3.`,
-  tree: `Usage: crowndev tree [app] [--json]
+  tree: `Usage: crowndev tree [app] [--root N] [--depth N] [--from N] [--visible]
+                     [--max-bytes N] [--json]
+       crowndev tree [app] --since R [--max-bytes N] [--json]
 
-Prints the app's semantic tree, one node a line: role, name, #id, value and states.`,
+Prints the app's semantic tree, one node a line: role, name, #id, value and states. A part
+cut to keep within the budget is one line starting with … that names the ui_tree arguments
+showing it (--root, --from, --depth and --visible here).
+
+  --root N        only the subtree of node #N (N or #N)
+  --depth N       only N levels below the root (0: the root's line alone)
+  --from N        skip the root's first N children
+  --visible       only the nodes on screen
+  --max-bytes N   budget for the text in bytes (the app's default: 32768; at most 3500000)
+  --since R       only what changed since revision R, one line a change: + added (in #parent),
+                  - removed, ~ changed; the whole tree instead when the app no longer keeps R.
+                  --json shows the revision to pass next time
+
+Example:
+  crowndev tree notes --root 5 --depth 1
+  crowndev tree notes --since 12`,
   inspect: `Usage: crowndev inspect [app]
 
 Prints the inspect snapshot as JSON: the tree, every node's layout in window cells, the live
@@ -77,15 +97,42 @@ signals and recent frame timings.`,
 
 Finds the one node that matches the query, then acts on it at the revision just read.
 
-<query>   role=..,name=..,text=.. with any of the keys, e.g. 'role=button,name=+1'
-          role and name match exactly; text is a substring of the name or value.
+<query>   role=..,name=..,text=..,within=#N,state=.. or #N, any of them joined by commas,
+          e.g. 'role=button,name=+1' or '#12'
+          role and name match exactly; text is a substring of the name or value;
+          within=#N: under node #N; state=S: the node has state S (enabled: not disabled);
+          #N: node #N itself.
           Zero or several matches are errors that list what matched.
 <action>  click | double_click | hover | focus | type_text=hello | press_key=Ctrl+A |
           scroll=0,120 | drag=40,300 | a raw action object such as '{"action":"click"}'
 
+Prints ok, the node and the revisions, then what the action changed (the app's receipt:
++ added, - removed, ~ changed), when anything did.
+
 Example:
   crowndev act counter 'role=button,name=+1' click
+  crowndev act notes '#12' click
   crowndev tree counter
+
+${EXIT_CODES}`,
+  wait: `Usage: crowndev wait [app] <query> [--state S] [--gone] [--timeout MS] [--json]
+
+Waits until a node matches the query (at once if one does), then prints the nodes that
+match, one a line: #id role "name" states. The app answers at the first frame where the
+condition holds; nothing is polled.
+
+<query>          as for act: role=..,name=..,text=..,within=#N,state=.. or #N
+  --state S      the node must have state S (enabled: not disabled; also focused, checked,
+                 selected, expanded, collapsed, disabled, secure, hovered, offscreen, modal)
+  --gone         wait until no node matches instead (prints nothing)
+  --timeout MS   give up after MS milliseconds (default 5000, at most 30000)
+
+On timeout the app's message (ids and states, such as "timed out after 5000 ms: #31 is
+still disabled") goes to standard error and the exit code is 1.
+
+Example:
+  crowndev wait notes '#31' --state enabled
+  crowndev wait notes 'role=dialog,name=Settings' --gone --timeout 10000
 
 ${EXIT_CODES}`,
   watch: `Usage: crowndev watch [app] [--json]
@@ -123,6 +170,17 @@ export async function main(args: string[]): Promise<number> {
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
+        // tree
+        root: { type: "string" },
+        depth: { type: "string" },
+        from: { type: "string" },
+        visible: { type: "boolean" },
+        since: { type: "string" },
+        "max-bytes": { type: "string" },
+        // wait
+        state: { type: "string" },
+        gone: { type: "boolean" },
+        timeout: { type: "string" },
       },
       allowPositionals: true,
       strict: true,
@@ -178,14 +236,34 @@ export async function main(args: string[]): Promise<number> {
       throw new UsageError(`wrong number of arguments for ${command}\n\n${COMMAND_HELP[command!]}`);
     }
   };
+  const flagsOnly = (owner: string, flags: readonly string[]) => {
+    if (command === owner) return;
+    const given = flags.filter((flag) => values[flag as keyof typeof values] !== undefined);
+    if (given.length > 0) {
+      throw new UsageError(`--${given[0]} works only with crowndev ${owner}`);
+    }
+  };
   try {
+    flagsOnly("tree", ["root", "depth", "from", "visible", "since", "max-bytes"]);
+    flagsOnly("wait", ["state", "gone", "timeout"]);
     switch (command) {
       case "apps":
         arity(0, 0);
         return await appsCommand(context);
       case "tree":
         arity(0, 1);
-        return await treeCommand(context, rest[0]);
+        return await treeCommand(
+          context,
+          rest[0],
+          treeArguments({
+            root: values.root,
+            depth: values.depth,
+            from: values.from,
+            visible: values.visible,
+            since: values.since,
+            maxBytes: values["max-bytes"],
+          }),
+        );
       case "inspect":
         arity(0, 1);
         return await inspectCommand(context, rest[0]);
@@ -193,6 +271,16 @@ export async function main(args: string[]): Promise<number> {
         arity(2, 3);
         const [app, query, action] = rest.length === 3 ? rest : [undefined, ...rest];
         return await actCommand(context, app, parseQuery(query!), parseCliAction(action!));
+      }
+      case "wait": {
+        arity(1, 2);
+        const [app, query] = rest.length === 2 ? rest : [undefined, ...rest];
+        const args = waitArguments(parseQuery(query!), {
+          state: values.state,
+          gone: values.gone,
+          timeout: values.timeout,
+        });
+        return await waitCommand(context, app, args);
       }
       case "watch": {
         arity(0, 1);
@@ -207,7 +295,9 @@ export async function main(args: string[]): Promise<number> {
       }
       default:
         throw new UsageError(
-          `unknown command ${JSON.stringify(command)}; commands: apps, tree, inspect, act, watch`,
+          `unknown command ${
+            JSON.stringify(command)
+          }; commands: apps, tree, inspect, act, wait, watch`,
         );
     }
   } catch (error) {

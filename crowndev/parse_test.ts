@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { ACTION_NAMES } from "../runtime/input/action.ts";
-import { parseCliAction, parseQuery, UsageError } from "./parse.ts";
+import {
+  parseCliAction,
+  parseQuery,
+  parseWhole,
+  treeArguments,
+  UsageError,
+  waitArguments,
+} from "./parse.ts";
 
 /** Asserts that `parse` throws a `UsageError` whose message matches `message`. */
 function assertUsageError(parse: () => unknown, message: RegExp): void {
@@ -84,6 +91,48 @@ Deno.test("parseQuery()", async (t) => {
     assertUsageError(() => parseQuery("role=textField"), /unknown role "textField"/);
     // A misspelt key after a role becomes part of the role's value, so it is still caught.
     assertUsageError(() => parseQuery("role=button,colour=red"), /unknown role/);
+  });
+
+  await t.step("parseQuery() takes #id alone or beside other keys", () => {
+    assert.deepEqual(parseQuery("#12"), { id: 12 });
+    assert.deepEqual(parseQuery(" #0 "), { id: 0 });
+    assert.deepEqual(parseQuery("#31,state=enabled"), { id: 31, state: "enabled" });
+    assert.deepEqual(parseQuery("role=button, #7"), { role: "button", id: 7 });
+  });
+
+  await t.step("parseQuery() takes within=#id (or a bare number) and state=", () => {
+    assert.deepEqual(parseQuery("role=button,within=#7"), { role: "button", within: 7 });
+    assert.deepEqual(parseQuery("within=7"), { within: 7 });
+    assert.deepEqual(parseQuery("state=checked,role=checkbox"), {
+      role: "checkbox",
+      state: "checked",
+    });
+    for (const state of ["enabled", "disabled", "offscreen", "modal", "focused"]) {
+      assert.deepEqual(parseQuery(`state=${state}`), { state });
+    }
+  });
+
+  await t.step("parseQuery() ends a value at a comma only before a key or a whole #id", () => {
+    assert.deepEqual(parseQuery("name=Item #5"), { name: "Item #5" });
+    assert.deepEqual(parseQuery("name=a,#5b"), { name: "a,#5b" });
+    assert.deepEqual(parseQuery("name=Hello, world,#5"), { name: "Hello, world", id: 5 });
+    assert.deepEqual(parseQuery("text=a,within=#3"), { text: "a", within: 3 });
+  });
+
+  await t.step("parseQuery() refuses a bad id, within or state", () => {
+    assertUsageError(() => parseQuery("#"), /an id must be a node id such as #12, got "#"/);
+    assertUsageError(() => parseQuery("#-1"), /an id must be a node id/);
+    assertUsageError(() => parseQuery("#1.5"), /an id must be a node id/);
+    assertUsageError(() => parseQuery("#1,#2"), /the query gives #id twice/);
+    assertUsageError(() => parseQuery("within=Row"), /within must be a node id.*"Row"/);
+    assertUsageError(() => parseQuery("within="), /within must be a node id/);
+    assertUsageError(
+      () => parseQuery("state=on"),
+      /unknown state "on": states are enabled, focused, checked/,
+    );
+    assertUsageError(() => parseQuery("state=Enabled"), /unknown state "Enabled"/);
+    assertUsageError(() => parseQuery("state=enabled,state=modal"), /gives state twice/);
+    assertUsageError(() => parseQuery("within=#1,within=#2"), /gives within twice/);
   });
 
   await t.step("parseQuery() accepts every role of the protocol", () => {
@@ -191,5 +240,90 @@ Deno.test("parseCliAction()", async (t) => {
     assertUsageError(() => parseCliAction("Click"), /unknown action "Click"/);
     assertUsageError(() => parseCliAction("type-text=hi"), /unknown action "type-text"/);
     assertUsageError(() => parseCliAction(""), /unknown action ""/);
+  });
+});
+
+Deno.test("flag values", async (t) => {
+  await t.step("parseWhole() takes digits within the range", () => {
+    assert.equal(parseWhole("--depth", "0", 0), 0);
+    assert.equal(parseWhole("--depth", " 12 ", 0), 12);
+    assert.equal(parseWhole("--timeout", "30000", 0, 30000), 30000);
+  });
+
+  await t.step("parseWhole() refuses anything else, naming the flag and the range", () => {
+    for (const bad of ["", "-1", "1.5", "1e3", "0x10", "ten", "99999999999999999999"]) {
+      assertUsageError(
+        () => parseWhole("--depth", bad, 0),
+        new RegExp(`--depth takes a whole number of at least 0, got ${JSON.stringify(bad)}`),
+      );
+    }
+    assertUsageError(
+      () => parseWhole("--timeout", "30001", 0, 30000),
+      /--timeout takes a whole number from 0 to 30000, got "30001"/,
+    );
+    assertUsageError(() => parseWhole("--max-bytes", "0", 1, 10), /from 1 to 10, got "0"/);
+  });
+
+  await t.step("treeArguments() gives ui_tree's arguments for the flags given", () => {
+    assert.deepEqual(treeArguments({}), {});
+    assert.deepEqual(
+      treeArguments({
+        root: "#7",
+        depth: "1",
+        from: "20",
+        visible: true,
+        maxBytes: "4096",
+      }),
+      { root: 7, depth: 1, from: 20, visible: true, max_bytes: 4096 },
+    );
+    assert.deepEqual(treeArguments({ root: "7", visible: false }), { root: 7 });
+    assert.deepEqual(treeArguments({ since: "12" }), { since: 12 });
+    assert.deepEqual(treeArguments({ since: "0", maxBytes: "300" }), {
+      since: 0,
+      max_bytes: 300,
+    });
+  });
+
+  await t.step("treeArguments() refuses bad numbers and --since beside a view", () => {
+    assertUsageError(() => treeArguments({ root: "x" }), /--root must be a node id/);
+    assertUsageError(() => treeArguments({ depth: "-1" }), /--depth takes a whole number/);
+    assertUsageError(() => treeArguments({ from: "a" }), /--from takes a whole number/);
+    assertUsageError(() => treeArguments({ since: "r3" }), /--since takes a whole number/);
+    assertUsageError(
+      () => treeArguments({ maxBytes: "3500001" }),
+      /--max-bytes takes a whole number from 1 to 3500000/,
+    );
+    assertUsageError(
+      () => treeArguments({ since: "3", root: "1", visible: true }),
+      /--since takes only --max-bytes beside it, got --root, --visible/,
+    );
+  });
+
+  await t.step("waitArguments() gives ui_wait's arguments", () => {
+    assert.deepEqual(waitArguments(parseQuery("#31"), { state: "enabled" }), {
+      id: 31,
+      state: "enabled",
+    });
+    assert.deepEqual(
+      waitArguments(parseQuery("role=dialog"), { gone: true, timeout: "2000" }),
+      { role: "dialog", gone: true, timeout_ms: 2000 },
+    );
+    assert.deepEqual(waitArguments(parseQuery("name=Ok,state=checked"), { gone: false }), {
+      name: "Ok",
+      state: "checked",
+    });
+  });
+
+  await t.step("waitArguments() refuses a state given twice or unknown, and bad timeouts", () => {
+    assertUsageError(
+      () => waitArguments(parseQuery("state=modal"), { state: "enabled" }),
+      /the state is given twice/,
+    );
+    assertUsageError(() => waitArguments({ id: 1 }, { state: "on" }), /unknown state "on"/);
+    assertUsageError(
+      () => waitArguments({ id: 1 }, { timeout: "30001" }),
+      /--timeout takes a whole number from 0 to 30000/,
+    );
+    assertUsageError(() => waitArguments({ id: 1 }, { timeout: "5s" }), /--timeout/);
   });
 });
