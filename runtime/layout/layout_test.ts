@@ -221,7 +221,7 @@ Deno.test("layoutWindow() scroll views", async (t) => {
     }
     assert.deepEqual(app.snapshot().tree.children[1]!.children[0]!.bounds.y, -5);
     // Rows keep their place inside the content; on screen they moved with it.
-    assert.deepEqual(boxOf(app, { name: "Item 5" }).y, 1);
+    assert.deepEqual(boxOf(app, { role: "list_item", name: "Item 5" }).y, 1);
     await app.close();
   });
 
@@ -231,11 +231,12 @@ Deno.test("layoutWindow() scroll views", async (t) => {
       { width: 20, height: 10 },
     );
     const view = app.get({ role: "scroll_view" });
-    const item = app.get({ name: "Item 3" }); // scrolling a node inside scrolls its view
+    // Scrolling a node inside scrolls its view.
+    const item = app.get({ role: "list_item", name: "Item 3" });
     await app.act(item.id, { action: "scroll", delta: { x: 0, y: 1000 } });
     // 30 rows in a 9-row viewport: the last row sits on the last line.
     assert.equal(boxOf(app, { role: "list" }).y, 1 - (30 - 9));
-    assert.equal(boxOf(app, { name: "Item 29" }).y, 9);
+    assert.equal(boxOf(app, { role: "list_item", name: "Item 29" }).y, 9);
     const revision = app.revision;
     await app.act(view.id, { action: "scroll", delta: { x: 0, y: 3 } });
     assert.equal(app.revision, revision, "scrolling past the end changes nothing");
@@ -262,7 +263,7 @@ Deno.test("layoutWindow() scroll views", async (t) => {
     rows.set(app.app.rt, items(2));
     await app.settle();
     assert.equal(boxOf(app, { role: "list" }).y, 0);
-    assert.equal(boxOf(app, { name: "Item 0" }).y, 0);
+    assert.equal(boxOf(app, { role: "list_item", name: "Item 0" }).y, 0);
     await app.close();
   });
 
