@@ -108,8 +108,10 @@ function refuseUnknownFields(
   const unknown = Object.keys(record).find((key) => !allowed.includes(key));
   if (unknown === undefined) return;
   const takes = allowed.filter((key) => key !== "action").map((key) => JSON.stringify(key));
+  // The caller's own key, but a key of megabytes is not sent back whole.
+  const shown = unknown.length > 40 ? `${unknown.slice(0, 40)}…` : unknown;
   throw invalid(
-    `unknown field ${JSON.stringify(unknown)} in ${where}; it takes ${
+    `unknown field ${JSON.stringify(shown)} in ${where}; it takes ${
       takes.length === 0 ? "no other field" : takes.join(" and ")
     }`,
   );
@@ -128,7 +130,7 @@ export function parseAction(raw: unknown): Action {
     throw invalid(`action must be an object such as {"action": "click"}`);
   }
   const record = raw as Record<string, unknown>;
-  if (!("action" in record)) {
+  if (!Object.hasOwn(record, "action")) {
     throw invalid(
       `the action object needs an "action" field naming the action, such as {"action": "click"}`,
     );

@@ -146,6 +146,12 @@ Deno.test("parseAction()", async (t) => {
         `invalid arguments: unknown field "delay" in a type_text action; it takes "text"`,
       ],
       [
+        { action: "hover", ["k".repeat(100_000)]: 1 },
+        `invalid arguments: unknown field "${
+          "k".repeat(40)
+        }…" in a hover action; it takes no other field`,
+      ],
+      [
         { action: "scroll", delta: { x: 0, y: 1, z: 2 } },
         `invalid arguments: unknown field "z" in the delta of a scroll action; it takes "x" and "y"`,
       ],
