@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { NodeQuery } from "../semantics/mod.ts";
+import { MAX_CHANGES_BYTES, type NodeQuery } from "../semantics/mod.ts";
 import { HostError, type SemanticHost } from "./host.ts";
 import type { CallToolResult } from "./sdk.ts";
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, type WaitCondition } from "./tree_watch.ts";
@@ -27,9 +27,6 @@ export const WAIT_KEYS: readonly string[] = [
   "since",
   "timeout_ms",
 ];
-
-/** The largest `max_bytes` that `ui_tree {"since"}` takes, as for the tree views. */
-const MAX_CHANGES_BYTES = 3_500_000;
 
 function invalid(message: string): HostError {
   return new HostError("invalid", `invalid arguments: ${message}`);

@@ -52,6 +52,9 @@ export const HISTORY_LIMITS: Readonly<HistoryLimits> = Object.freeze({
 /** The byte budget of the change text that `ui_tree {"since"}` answers by default. */
 export const DEFAULT_CHANGES_BYTES = 32_768;
 
+/** The largest budget `ui_tree {"since"}` takes, as for the tree's views. */
+export const MAX_CHANGES_BYTES = 3_500_000;
+
 /** The byte budget of the change text in a `ui_act` receipt. */
 export const RECEIPT_BYTES = 2048;
 
@@ -326,7 +329,10 @@ export function changesAnswer(
   if (lines === null) return null;
   let full = 0;
   for (const line of lines) full += byteLength(line) + 1;
-  const how = `ui_tree {"since":${since},"max_bytes":${full}}`;
+  // Past the largest budget a diff is no cheaper than the tree: point at the tree's views.
+  const how = full <= MAX_CHANGES_BYTES
+    ? `ui_tree {"since":${since},"max_bytes":${full}}`
+    : `ui_tree {"max_bytes":${MAX_CHANGES_BYTES}} (the changes are larger than the tree's budget)`;
   return { revision: history.revision, since, changes: capLines(lines, maxBytes, how) };
 }
 

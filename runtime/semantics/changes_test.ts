@@ -232,5 +232,16 @@ Deno.test("changesAnswer() and receiptText()", async (t) => {
     assert.match(receipt, new RegExp(`\\n… \\d+ more lines: ui_tree \\{"since":${before}\\}\\n$`));
     const full = changesAnswer(history, before, 3_500_000)!.changes;
     assert.equal(full.trimEnd().split("\n").length, 201);
+    const cut = changesAnswer(history, before, 1000)!.changes;
+    const size = new TextEncoder().encode(full).length;
+    assert.match(
+      cut,
+      new RegExp(`… \\d+ more lines: ui_tree \\{"since":${before},"max_bytes":${size}\\}\\n$`),
+    );
+    assert.equal(
+      changesAnswer(history, before, size)!.changes,
+      full,
+      "the call it names gives all",
+    );
   });
 });
