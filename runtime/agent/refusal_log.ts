@@ -22,6 +22,8 @@ export class RefusalLog {
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   /**
+   * Makes a log of refusals that writes to `log`.
+   *
    * @param log where lines go
    * @param intervalMs the least time between two summary lines
    */
