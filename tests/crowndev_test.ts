@@ -31,6 +31,17 @@ import {
 const COUNTER = "examples/counter.ts";
 const PROCESS_APP = "tests/fixtures/process_app.ts";
 const TOKEN_APP = "tests/fixtures/token_app.ts";
+const CHANGES_APP = "tests/fixtures/changes_app.ts";
+const TREE_VIEWS_APP = "tests/fixtures/tree_views_app.ts";
+const MODAL_OFFSCREEN_APP = "tests/fixtures/modal_offscreen_app.ts";
+
+/** The id on the line of `tree` that shows `role "name"`. */
+function idOf(tree: string, role: string, name?: string): number {
+  const named = name === undefined ? "" : ` ${literal(JSON.stringify(name))}`;
+  const match = new RegExp(`^ *${role}${named} #(\\d+)`, "m").exec(tree);
+  assert.ok(match, `no ${role} ${name ?? ""} in:\n${tree}`);
+  return Number(match[1]);
+}
 
 /** The count the counter's tree text shows. */
 function shownCount(tree: string): number {
@@ -48,7 +59,16 @@ Deno.test("crowndev without a running app", async (t) => {
         for (const part of ["Usage: crowndev", "--socket-dir", "--json", "Exit codes:"]) {
           assert.ok(run.stdout.includes(part), `no ${part} in:\n${run.stdout}`);
         }
-        for (const command of ["apps", "tree [app]", "inspect [app]", "act", "watch [app]"]) {
+        for (
+          const command of [
+            "apps",
+            "tree [app]",
+            "inspect [app]",
+            "act",
+            "wait [app]",
+            "watch [app]",
+          ]
+        ) {
           assert.ok(run.stdout.includes(`  ${command}`), `no ${command} in:\n${run.stdout}`);
         }
       }
@@ -66,7 +86,8 @@ Deno.test("crowndev without a running app", async (t) => {
       assert.match(help.stdout, /^Usage: crowndev act \[app\] <query> <action>/);
       for (
         const part of [
-          "role=..,name=..,text=..",
+          "role=..,name=..,text=..,within=#N,state=.. or #N",
+          "crowndev act notes '#12' click",
           "type_text=hello",
           "press_key=Ctrl+A",
           "scroll=0,120",
@@ -80,7 +101,7 @@ Deno.test("crowndev without a running app", async (t) => {
     });
 
     await t.step("help <command> prints that command's usage", async () => {
-      for (const command of ["apps", "tree", "inspect", "watch"]) {
+      for (const command of ["apps", "tree", "inspect", "wait", "watch"]) {
         const run = await scene.run("help", command);
         assertOk(run);
         assert.match(run.stdout, new RegExp(`^Usage: crowndev ${command}`));
@@ -121,6 +142,23 @@ Deno.test("crowndev without a running app", async (t) => {
         [["watch", "a", "b"], /wrong number of arguments for watch/],
         [["act", "role=button"], /wrong number of arguments for act/],
         [["act", "a", "role=button", "click", "d"], /wrong number of arguments for act/],
+        [["act", "counter", "#x", "click"], /an id must be a node id such as #12, got "#x"/],
+        [["act", "counter", "state=on", "click"], /unknown state "on": states are enabled/],
+        [["act", "counter", "within=Row", "click"], /within must be a node id such as #12/],
+        [["tree", "--depth", "one"], /--depth takes a whole number of at least 0, got "one"/],
+        [["tree", "--root", "x"], /--root must be a node id/],
+        [["tree", "--from", "-3"], /--from/],
+        [["tree", "--since", "1.5"], /--since takes a whole number of at least 0/],
+        [["tree", "--max-bytes", "0"], /--max-bytes takes a whole number from 1 to 3500000/],
+        [["tree", "--since", "3", "--depth", "1"], /--since takes only --max-bytes beside it/],
+        [["tree", "--visible=yes"], /--visible/],
+        [["wait"], /wrong number of arguments for wait/],
+        [["wait", "a", "#1", "c"], /wrong number of arguments for wait/],
+        [["wait", "#1", "--timeout", "30001"], /--timeout takes a whole number from 0 to 30000/],
+        [["wait", "#1", "--state", "on"], /unknown state "on"/],
+        [["wait", "#1,state=modal", "--state", "enabled"], /the state is given twice/],
+        [["act", "#1", "click", "--gone"], /--gone works only with crowndev wait/],
+        [["wait", "#1", "--depth", "1"], /--depth works only with crowndev tree/],
       ];
       const runs = await Promise.all(cases.map(([args]) => scene.run(...args)));
       runs.forEach((run, index) => {
@@ -144,6 +182,7 @@ Deno.test("crowndev without a running app", async (t) => {
         [["inspect"], /no CrownUI app is running/],
         [["watch"], /no CrownUI app is running/],
         [["act", "role=button", "click"], /no CrownUI app is running/],
+        [["wait", "#1"], /no CrownUI app is running/],
         [["tree", "counter"], /no running app matches "counter" \(none is running\)/],
         [["act", "counter", "role=button", "click"], /no running app matches "counter"/],
       ];
@@ -209,10 +248,12 @@ Deno.test("crowndev drives the counter example", async (t) => {
     await t.step("act clicks +1, and tree shows the count went up", async () => {
       const act = await scene.run("act", "counter", "role=button,name=+1", "click");
       assertOk(act);
+      // The ok line, then the receipt's change text (issue 12: act prints what changed).
       assert.match(
         act.stdout,
-        /^ok: click on #2 window "Counter" > button "\+1"; revision (\d+) → (\d+)\n$/,
+        /^ok: click on #2 window "Counter" > button "\+1"; revision (\d+) → (\d+)\n/,
       );
+      assert.match(act.stdout, /\n~ text "Count: 1" #3\n/);
       const [, before, after] = /revision (\d+) → (\d+)/.exec(act.stdout)!;
       assert.ok(Number(after) > Number(before), act.stdout);
       const tree = await scene.run("tree", "counter");
@@ -232,12 +273,15 @@ Deno.test("crowndev drives the counter example", async (t) => {
       const answer = JSON.parse(run.stdout);
       assert.equal(answer.ok, true);
       assert.equal(typeof answer.revision, "number");
+      // ui_query's matches carry states (and a value when there is one) since issue 12.
       assert.deepEqual(answer.node, {
         id: 2,
         role: "button",
         name: "+1",
         path: `window "Counter" > button "+1"`,
+        states: ["focused"],
       });
+      assert.match(answer.changes, /^~ text "Count: 4" #3$/m);
       assert.equal(shownCount((await scene.run("tree")).stdout), 4);
     });
 
@@ -371,6 +415,289 @@ Deno.test("crowndev drives the counter example", async (t) => {
         assert.ok(!plain.includes(ESCAPE), JSON.stringify(plain));
         assert.match(plain, /button "\+1" #2/);
       },
+    });
+  });
+});
+
+Deno.test("crowndev reads views of the tree and what changed", async (t) => {
+  await inScene(async (scene) => {
+    const [views, changes, offscreen] = await Promise.all([
+      scene.start(TREE_VIEWS_APP, ["--rows", "7"]),
+      scene.start(CHANGES_APP),
+      scene.start(MODAL_OFFSCREEN_APP),
+    ]);
+    const full = await scene.run("tree", views.app);
+    assertOk(full);
+    const list = idOf(full.stdout, "list");
+    const rows = full.stdout.split("\n").filter((line) => /^ *list_item /.test(line))
+      .map((line) => line.trim());
+    assert.equal(rows.length, 7, full.stdout);
+
+    await t.step("--depth cuts below the level given, with no line for the cut", async () => {
+      const run = await scene.run("tree", views.app, "--depth", "1");
+      assertOk(run);
+      const lines = run.stdout.trimEnd().split("\n");
+      assert.match(lines[0]!, /^window "Tree Views" #1$/);
+      assert.ok(lines.slice(1).every((line) => /^ [a-z]/.test(line)), run.stdout);
+      assert.ok(lines.includes(` list #${list}`), run.stdout);
+      assertOk(await scene.run("tree", views.app, "--depth", "0"));
+      assert.equal((await scene.run("tree", views.app, "--depth", "0")).stdout, lines[0] + "\n");
+    });
+
+    await t.step("--root shows one subtree, --from skips its first children", async () => {
+      const run = await scene.run("tree", views.app, "--root", `#${list}`, "--depth", "1");
+      assertOk(run);
+      assert.equal(
+        run.stdout,
+        [`list #${list}`, ...rows.map((row) => ` ${row}`)].join("\n") + "\n",
+      );
+      const from = await scene.run(
+        "tree",
+        views.app,
+        "--root",
+        `${list}`,
+        "--depth",
+        "1",
+        "--from",
+        "5",
+      );
+      assertOk(from);
+      assert.equal(from.stdout, [`list #${list}`, ` ${rows[5]}`, ` ${rows[6]}`].join("\n") + "\n");
+    });
+
+    await t.step("--max-bytes cuts with a line naming the arguments, and they fit", async () => {
+      const budget = 90;
+      const first = await scene.run(
+        "tree",
+        views.app,
+        "--root",
+        `${list}`,
+        "--depth",
+        "1",
+        "--max-bytes",
+        `${budget}`,
+      );
+      assertOk(first);
+      assert.ok(new TextEncoder().encode(first.stdout).length <= budget + 1, first.stdout);
+      const cut = /^ … (\d+) more items?: ui_tree (\{.*\})$/m.exec(first.stdout);
+      assert.ok(cut, `no cut line in:\n${first.stdout}`);
+      const args = JSON.parse(cut[2]!);
+      assert.deepEqual(Object.keys(args).sort(), ["depth", "from", "root"]);
+      assert.equal(args.root, list);
+      assert.equal(args.depth, 1);
+      const rest = await scene.run(
+        "tree",
+        views.app,
+        "--root",
+        `${args.root}`,
+        "--depth",
+        `${args.depth}`,
+        "--from",
+        `${args.from}`,
+      );
+      assertOk(rest);
+      const shown = [first.stdout, rest.stdout].flatMap((text) =>
+        text.split("\n").filter((line) => line.startsWith(" list_item ")).map((line) => line.trim())
+      );
+      assert.deepEqual(shown, rows, "the two pages list every row once, in order");
+      assert.equal(Number(cut[1]), rows.length - args.from);
+    });
+
+    await t.step("--visible leaves out what is scrolled out of view", async () => {
+      const whole = await scene.run("tree", offscreen.app);
+      const visible = await scene.run("tree", offscreen.app, "--visible");
+      assertOk(whole);
+      assertOk(visible);
+      assert.match(whole.stdout, /list_item "Row 8" #\d+ offscreen\n/);
+      assert.match(visible.stdout, /list_item "Row 7" #\d+\n/);
+      assert.doesNotMatch(visible.stdout, /"Row 8"|offscreen/);
+    });
+
+    await t.step("--since prints the change text, --json with the revisions", async () => {
+      const before = JSON.parse((await scene.run("--json", "tree", changes.app)).stdout).revision;
+      assertOk(await scene.run("act", changes.app, "role=button,name=Settings", "click"));
+      const run = await scene.run("tree", changes.app, "--since", `${before}`);
+      assertOk(run);
+      assert.match(run.stdout, /^\+ dialog "Settings" #\d+ modal in #1\n/);
+      assert.match(run.stdout, /^ +text "Theme: dark" #\d+$/m);
+      assert.match(run.stdout, /^ +button "Close" #\d+/m);
+      const json = await scene.run("--json", "tree", changes.app, "--since", `${before}`);
+      assertOk(json);
+      const answer = JSON.parse(json.stdout);
+      assert.deepEqual(Object.keys(answer).sort(), ["changes", "revision", "since"]);
+      assert.equal(answer.since, before);
+      assert.equal(answer.changes, run.stdout);
+      const none = await scene.run("tree", changes.app, "--since", `${answer.revision}`);
+      assertOk(none);
+      assert.equal(none.stdout, "", "nothing changed: nothing printed");
+    });
+
+    await t.step("--since a revision the app no longer keeps prints the whole tree", async () => {
+      const [run, tree] = await Promise.all([
+        scene.run("tree", changes.app, "--since", "0"),
+        scene.run("tree", changes.app),
+      ]);
+      assertOk(run);
+      assert.equal(run.stdout, tree.stdout);
+      const json = JSON.parse(
+        (await scene.run("--json", "tree", changes.app, "--since", "0")).stdout,
+      );
+      assert.deepEqual(Object.keys(json).sort(), ["revision", "tree"]);
+    });
+
+    await t.step("the app's refusals of a view exit 1 with its message", async () => {
+      const future = await scene.run("tree", changes.app, "--since", "999999");
+      assertFails(
+        future,
+        1,
+        /^crowndev: invalid arguments: since 999999 is after the current revision/,
+      );
+      const missing = await scene.run("tree", changes.app, "--root", "999999");
+      assertFails(missing, 1, /^crowndev: no node with id 999999/);
+    });
+
+    await t.step("app text in views, changes and waits is shown escaped", async () => {
+      const runs = await Promise.all([
+        scene.run("tree", views.app, "--depth", "1"),
+        scene.run("tree", views.app, "--since", "0"),
+        scene.run("wait", views.app, "#2"),
+        scene.run("--json", "wait", views.app, "#2"),
+      ]);
+      for (const run of runs) {
+        assertOk(run);
+        assert.doesNotMatch(run.stdout, RAW_C1_OR_BIDI, JSON.stringify(run));
+        assert.ok(run.stdout.includes("Invoice\\u202etxt.exe"), run.stdout);
+      }
+      assert.match(runs[2]!.stdout, /^#2 text "Invoice\\u202etxt\.exe.* end"\n$/);
+    });
+  });
+});
+
+Deno.test("crowndev waits, and acts by id with a receipt", async (t) => {
+  await inScene(async (scene) => {
+    const app = (await scene.start(CHANGES_APP)).app;
+    const tree = (await scene.run("tree")).stdout;
+    const download = idOf(tree, "button", "Download");
+    const locked = idOf(tree, "button", "Locked");
+    const prepare = idOf(tree, "button", "Prepare");
+
+    await t.step("act prints the receipt: the nodes a dialog brought", async () => {
+      const run = await scene.run("act", "role=button,name=Settings", "click");
+      assertOk(run);
+      const lines = run.stdout.trimEnd().split("\n");
+      assert.match(
+        lines[0]!,
+        /^ok: click on #\d+ window "Changes App" > button "Settings"; revision \d+ → \d+$/,
+      );
+      assert.ok(lines.some((line) => /^\+ dialog "Settings" #\d+ modal in #1$/.test(line)));
+      assert.ok(lines.some((line) => /^ +text "Theme: dark" #\d+$/.test(line)), run.stdout);
+      assert.ok(lines.some((line) => /^ +button "Close" #\d+/.test(line)), run.stdout);
+    });
+
+    await t.step("a wait that already holds answers at once with the nodes", async () => {
+      const run = await scene.run("wait", app, "role=dialog");
+      assertOk(run);
+      assert.match(run.stdout, /^#\d+ dialog "Settings" modal\n$/);
+      const json = await scene.run("--json", "wait", "role=dialog,state=modal");
+      assertOk(json);
+      const answer = JSON.parse(json.stdout);
+      assert.equal(typeof answer.revision, "number");
+      assert.deepEqual(
+        answer.nodes.map((
+          node: { role: string; name: string; states: string[] },
+        ) => [node.role, node.name, node.states]),
+        [["dialog", "Settings", ["modal"]]],
+      );
+    });
+
+    await t.step("act '#id' acts on that node; the receipt shows the dialog removed", async () => {
+      const now = (await scene.run("tree")).stdout;
+      const dialog = idOf(now, "dialog", "Settings");
+      const close = idOf(now, "button", "Close");
+      const run = await scene.run("act", app, `#${close}`, "click");
+      assertOk(run);
+      assert.match(
+        run.stdout,
+        new RegExp(
+          `^ok: click on #${close} window "Changes App" > dialog "Settings" > button "Close"; `,
+        ),
+      );
+      assert.match(run.stdout, new RegExp(`^- #${dialog}$`, "m"));
+      const json = JSON.parse(
+        (await scene.run("--json", "act", `#${prepare}`, "focus")).stdout,
+      );
+      assert.equal(json.node.id, prepare);
+      assert.equal(typeof json.changes, "string", "--json gives the change text unwrapped");
+    });
+
+    await t.step("wait --gone exits 0 at once when nothing matches", async () => {
+      const run = await scene.run("wait", "role=dialog", "--gone");
+      assertOk(run);
+      assert.equal(run.stdout, "");
+    });
+
+    await t.step("wait --gone waits until the node goes", async () => {
+      assertOk(await scene.run("act", "name=Settings", "click"));
+      const waiting = scene.spawn(
+        "wait",
+        app,
+        "role=dialog,name=Settings",
+        "--gone",
+        "--timeout",
+        "30000",
+      );
+      assertOk(await scene.run("act", "role=button,name=Close", "click"));
+      const run = await waiting.finish();
+      assertOk(run);
+      assert.equal(run.stdout, "");
+    });
+
+    await t.step("wait '#id' --state enabled answers when a timer enables the button", async () => {
+      const waiting = scene.spawn(
+        "wait",
+        `#${download}`,
+        "--state",
+        "enabled",
+        "--timeout",
+        "30000",
+      );
+      assertOk(await scene.run("act", "name=Prepare", "click"));
+      const run = await waiting.finish();
+      assertOk(run);
+      assert.equal(run.stdout, `#${download} button "Download"\n`);
+    });
+
+    await t.step("a timeout exits 1 with the app's message on stderr", async () => {
+      const run = await scene.run("wait", `#${locked}`, "--state", "enabled", "--timeout", "200");
+      assert.equal(run.code, 1, JSON.stringify(run));
+      assert.equal(run.stdout, "");
+      assert.equal(run.stderr, `crowndev: timed out after 200 ms: #${locked} is still disabled\n`);
+      const gone = await scene.run("wait", "name=Locked", "--gone", "--timeout", "0");
+      assert.equal(gone.code, 1, JSON.stringify(gone));
+      assert.equal(gone.stderr, `crowndev: timed out after 0 ms: #${locked} still matches\n`);
+    });
+
+    await t.step("act '#id' on a node that does not match, or does not exist", async () => {
+      const refused = await scene.run("act", `#${locked},state=enabled`, "click");
+      assertFails(
+        refused,
+        4,
+        new RegExp(`no node in ${app} matches \\{"id":${locked},"state":"enabled"\\}`),
+      );
+      const missing = await scene.run("act", "#999999", "click");
+      assertFails(missing, 1, /^crowndev: no node with id 999999; read ui_tree again/);
+      const disabled = await scene.run("act", `#${locked}`, "click");
+      assertFails(disabled, 1, /^crowndev: the node is disabled/);
+    });
+
+    await t.step("within=#id and state= narrow act's query", async () => {
+      const several = await scene.run("act", "role=button,state=disabled", "click");
+      assertFails(several, 1, /^crowndev: the node is disabled/);
+      assertFails(
+        await scene.run("act", "role=button,within=#1,state=enabled", "click"),
+        5,
+        /\d+ nodes in .* match \{"role":"button","within":1,"state":"enabled"\}/,
+      );
     });
   });
 });
