@@ -81,7 +81,8 @@ showing it (--root, --from, --depth and --visible here).
   --depth N       only N levels below the root (0: the root's line alone)
   --from N        skip the root's first N children
   --visible       only the nodes on screen
-  --max-bytes N   budget for the text in bytes (the app's default: 32768; at most 3500000)
+  --max-bytes N   budget for the text in bytes (the app's default: 32768; at most 3500000;
+                  with --since at least 256)
   --since R       only what changed since revision R, one line a change: + added (in #parent),
                   - removed, ~ changed; the whole tree instead when the app no longer keeps R.
                   --json shows the revision to pass next time

@@ -119,6 +119,9 @@ export function parseWhole(flag: string, text: string, least: number, most?: num
   return value;
 }
 
+/** The smallest budget `ui_tree` takes for change text (`since`), in bytes. */
+const SINCE_LEAST_BYTES = 256;
+
 /** The flags of `crowndev tree`, as given on the command line. */
 export interface TreeFlags {
   root?: string | undefined;
@@ -151,7 +154,9 @@ export function treeArguments(flags: TreeFlags): Record<string, unknown> {
     args.since = parseWhole("--since", flags.since, 0);
   }
   if (flags.maxBytes !== undefined) {
-    args.max_bytes = parseWhole("--max-bytes", flags.maxBytes, 1, MAX_TREE_BYTES);
+    // Change text needs room for its last line, which says how to read the rest.
+    const least = flags.since === undefined ? 1 : SINCE_LEAST_BYTES;
+    args.max_bytes = parseWhole("--max-bytes", flags.maxBytes, least, MAX_TREE_BYTES);
   }
   return args;
 }

@@ -294,6 +294,10 @@ Deno.test("flag values", async (t) => {
       /--max-bytes takes a whole number from 1 to 3500000/,
     );
     assertUsageError(
+      () => treeArguments({ since: "3", maxBytes: "255" }),
+      /--max-bytes takes a whole number from 256 to 3500000, got "255"/,
+    );
+    assertUsageError(
       () => treeArguments({ since: "3", root: "1", visible: true }),
       /--since takes only --max-bytes beside it, got --root, --visible/,
     );

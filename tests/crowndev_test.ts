@@ -151,6 +151,7 @@ Deno.test("crowndev without a running app", async (t) => {
         [["tree", "--since", "1.5"], /--since takes a whole number of at least 0/],
         [["tree", "--max-bytes", "0"], /--max-bytes takes a whole number from 1 to 3500000/],
         [["tree", "--since", "3", "--depth", "1"], /--since takes only --max-bytes beside it/],
+        [["tree", "--since", "3", "--max-bytes", "100"], /--max-bytes .* from 256 to 3500000/],
         [["tree", "--visible=yes"], /--visible/],
         [["wait"], /wrong number of arguments for wait/],
         [["wait", "a", "#1", "c"], /wrong number of arguments for wait/],
