@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Client } from "../runtime/agent/sdk.ts";
+import { Client } from "../runtime/agent/sdk.ts";
 import {
   type AppProcess,
   callTool,
@@ -20,6 +20,7 @@ import {
   type TreeAnswer,
   withTimeout,
 } from "./_app_process.ts";
+import { crownmcpTransport } from "./_crownmcp.ts";
 import { HOSTILE_NAME } from "./fixtures/tree_views_app.ts";
 
 const FIXTURE = "tests/fixtures/tree_views_app.ts";
@@ -229,6 +230,34 @@ Deno.test("ui_tree views of an app with 1,000 rows, through a real socket", asyn
       const resourceText = (resource.contents[0] as { text: string }).text;
       assert.doesNotMatch(resourceText, RAW_C1_OR_BIDI);
       assert.ok(resourceText.includes("\\u202e"));
+    });
+
+    await t.step("crownmcp forwards the view arguments and answers unchanged", async () => {
+      const agent = new Client({ name: "tree-views-test", version: "0.1.0" });
+      await withTimeout(
+        agent.connect(crownmcpTransport({ XDG_RUNTIME_DIR: runtimeDir })),
+        REQUEST_TIMEOUT_MS,
+        "crownmcp to start",
+      );
+      try {
+        const selected = async () => {
+          for (let tries = 0; tries < 400; tries++) {
+            if ((await agent.listTools()).tools.some((tool) => tool.name === "ui_act")) return;
+            await new Promise((resolve) => setTimeout(resolve, 25));
+          }
+          throw new Error("crownmcp did not select the app");
+        };
+        await withTimeout(selected(), REQUEST_TIMEOUT_MS, "crownmcp to select the app");
+        for (const args of [{ root: listId, from: 990, depth: 1 }, { visible: true }]) {
+          assert.deepEqual(await tree(agent, args), await tree(c, args), JSON.stringify(args));
+        }
+        assert.equal(
+          await treeError(agent, { root: 999_999 }),
+          "no node with id 999999; read ui_tree again",
+        );
+      } finally {
+        await agent.close();
+      }
     });
   } finally {
     await client?.close();
