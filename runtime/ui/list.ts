@@ -60,7 +60,14 @@ export class ListView<T> extends WidgetView {
   /**
    * Names each row: `label` gets the row's item and returns its name, a string or a binding
    * that follows signals. Without it a row is named by its first text, as screen readers
-   * name it from its content.
+   * name it from its content. A string is worked out again when a kept row (same key) gets a
+   * new item value; a binding is made once, when the row mounts, and followed from then on.
+   *
+   * @example
+   * ```ts ignore
+   * list(notes, (note) => row(checkbox("Done", note.done), button("Open", open)), (note) => note.id)
+   *   .rowLabel((note) => note.title);
+   * ```
    */
   rowLabel(label: (item: T) => Prop<string>): this {
     if (typeof label !== "function") {
