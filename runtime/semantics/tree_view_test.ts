@@ -187,6 +187,47 @@ Deno.test("formatTreeView()", async (t) => {
     assert.equal(seen.size, 23);
   });
 
+  await t.step("following every cut lists each node once, in random trees and budgets", () => {
+    let seed = 12345;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 60; round++) {
+      const tree = new SemanticTree("R");
+      const nodes: SemanticNode[] = [tree.root];
+      const count = 1 + Math.floor(random() * 300);
+      for (let index = 0; index < count; index++) {
+        const node = tree.createNode(random() < 0.2 ? "list_item" : "group");
+        if (random() < 0.7) tree.setName(node, "n".repeat(Math.floor(random() * 150)));
+        const parent = nodes[Math.floor(random() ** 2 * nodes.length)]!;
+        tree.setChildren(parent, [...parent.children, node]);
+        nodes.push(node);
+      }
+      tree.commit();
+      const budget = 60 + Math.floor(random() * 3000);
+      const seen = new Map<number, number>();
+      const pending: TreeView[] = [{ maxBytes: budget }];
+      let calls = 0;
+      while (pending.length > 0) {
+        const view = pending.shift()!;
+        assert.ok(++calls < 5000, "paging ends");
+        const lines = treeViewText(tree.root, view, (id) => tree.get(id)).trimEnd().split("\n");
+        if (view.root !== undefined) lines.shift(); // the root of a follow-up view, again
+        for (const line of lines) {
+          const cut = /… \d+ more items?: ui_tree (\{.*\})$/.exec(line);
+          if (cut !== null) {
+            const args = JSON.parse(cut[1]!);
+            pending.push({ root: args.root, from: args.from, maxBytes: budget });
+            continue;
+          }
+          const id = Number(/ #(\d+)/.exec(line)![1]);
+          seen.set(id, (seen.get(id) ?? 0) + 1);
+        }
+      }
+      for (const node of nodes) {
+        assert.equal(seen.get(node.id), 1, `#${node.id} in round ${round}, budget ${budget}`);
+      }
+    }
+  });
+
   await t.step("with lines too long for any list, writes in order as far as it fits", () => {
     const tree = new SemanticTree("W");
     let parent = tree.root;
