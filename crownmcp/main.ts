@@ -9,7 +9,8 @@
 import { parseArgs } from "node:util";
 import denoJson from "../deno.json" with { type: "json" };
 import { clientSocketDirectory, clientUid } from "../runtime/agent/discovery.ts";
-import { StdioLineTransport } from "../runtime/agent/stdio_transport.ts";
+import { STDIO_MAX_LINE_BYTES } from "../runtime/agent/stdio_transport.ts";
+import { AgentStdio } from "./lines.ts";
 import { CrownProxy } from "./proxy.ts";
 
 /** The version crownmcp reports. */
@@ -91,13 +92,10 @@ async function main(args: string[]): Promise<number> {
     version: VERSION,
     log,
   });
-  const transport = new StdioLineTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-  });
-  await proxy.start(transport);
+  const stdio = new AgentStdio(STDIO_MAX_LINE_BYTES);
+  await proxy.start(stdio);
   log(`watching ${socketDir}`);
-  await closed; // standard input closed: the agent is gone
+  await stdio.run(); // until standard input closes: the agent is gone
   await proxy.close();
   return 0;
 }

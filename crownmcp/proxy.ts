@@ -16,10 +16,16 @@
  * call after that also fails with a message naming the app that exited and the one now
  * selected.
  *
+ * After the handshake, what the agent sends to the app and what the app answers is
+ * forwarded as the very lines that came in, never decoded and encoded again: crownmcp parses
+ * each line once to read its method, id and the few fields it acts on (the tool's name, the
+ * resource's uri, whether a read succeeded). The SDK's `Server` still answers what crownmcp
+ * answers itself: `initialize`, `ping`, `tools/list` (its tools and the app's), `list_apps`,
+ * `select_app`, and every line that is not a request it forwards.
+ *
  * @module
  */
 
-import { connectToApp } from "../runtime/agent/client.ts";
 import {
   type AppEntry,
   type AppScan,
@@ -29,23 +35,28 @@ import {
   watchApps,
 } from "../runtime/agent/discovery.ts";
 import {
+  idInUseMessage,
+  isJsonRpcMessage,
+  looksLikeResponse,
+  parseErrorMessage,
+} from "../runtime/agent/line_transport.ts";
+import {
   CallToolRequestSchema,
   type CallToolResult,
-  Client,
   ErrorCode,
+  type JSONRPCMessage,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
   Server,
   SubscribeRequestSchema,
   type Tool,
-  ToolListChangedNotificationSchema,
   type Transport,
   UnsubscribeRequestSchema,
 } from "../runtime/agent/sdk.ts";
+import { AppLink, type Message, OWN_ID_PREFIX, type RequestId } from "./app_link.ts";
+import type { AgentStdio } from "./lines.ts";
 
 /** What the proxy is made with. */
 export interface ProxyOptions {
@@ -95,9 +106,46 @@ const READ_TOOLS = new Set(["ui_tree", "ui_query", "ui_wait"]);
 /** Resources whose successful read counts as having read the selected app. */
 const READ_RESOURCES = new Set(["ui://tree", "ui://tree.json"]);
 
+/** Methods whose requests are forwarded to the selected app (`tools/call` but for crownmcp's own tools). */
+const FORWARDED_METHODS = new Set([
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+]);
+
+/** Forwarded methods whose params must carry a `uri` string. */
+const URI_METHODS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
+
+/** The SDK's message for a forwarded request that could not be sent or answered. */
+const CONNECTION_CLOSED = "Connection closed";
+
+/** A request from the agent that crownmcp forwards: the fields it reads. */
+interface AgentRequest {
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A request forwarded to the app and not answered yet. */
+interface Forwarded {
+  /** The agent's id for it (the id toward the app differs only when the agent's has the own prefix). */
+  agentId: RequestId;
+  /** A `tools/call`: a JSON-RPC error from the app reaches the agent as a tool error. */
+  tool: boolean;
+  /** Whether a successful answer counts as having read the app. */
+  read: boolean;
+  /** The value of `#changes` when it was sent. */
+  change: number;
+  timer: ReturnType<typeof setTimeout>;
+}
+
 interface Selection {
   entry: AppEntry;
-  client: Client;
+  link: AppLink;
+  /** Forwarded requests waiting for the app's answer, by the id they were sent with. */
+  pending: Map<RequestId, Forwarded>;
 }
 
 function text(value: string): CallToolResult {
@@ -114,10 +162,52 @@ export function plainMessage(error: unknown): string {
   return message.replace(/^(MCP error -?\d+: )+/, "");
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True for an id the SDK accepts on a request: a string or an integer. */
+function isRequestId(id: unknown): id is RequestId {
+  return typeof id === "string" || Number.isInteger(id);
+}
+
+/**
+ * The agent's side as the SDK's `Server` sees it: messages crownmcp hands it, answers
+ * written to standard output as lines.
+ */
+class ServerSide implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #stdio: AgentStdio;
+
+  constructor(stdio: AgentStdio) {
+    this.#stdio = stdio;
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    this.#stdio.writeMessage(message);
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.onclose?.();
+    return Promise.resolve();
+  }
+}
+
+const decoder = new TextDecoder();
+
 /** The crownmcp proxy. */
 export class CrownProxy {
   readonly server: Server;
   readonly #options: ProxyOptions;
+  #stdio: AgentStdio | null = null;
+  #serverSide: ServerSide | null = null;
   #apps: AppEntry[] = [];
   #selection: Selection | null = null;
   /** Counts changes of the selected app; `ui_act` needs a read made since the last one. */
@@ -134,6 +224,11 @@ export class CrownProxy {
   #stopWatching: (() => void) | null = null;
   /** Settles once the socket directory has been read the first time. */
   #firstScan: Promise<void> = Promise.resolve();
+  #scannedOnce = false;
+  /** Ids of forwarded requests that wait for an app to be selected before they are sent. */
+  readonly #held = new Set<RequestId>();
+  /** Ids among `#held` the agent cancelled: they are dropped unanswered. */
+  readonly #heldCancelled = new Set<RequestId>();
   #closed = false;
 
   /** Makes the proxy; `start()` connects it to the agent. */
@@ -158,15 +253,23 @@ export class CrownProxy {
     return this.#selection?.entry ?? null;
   }
 
-  /** Serves the agent over `transport` and starts watching for apps. */
-  async start(transport: Transport): Promise<void> {
+  /**
+   * Serves the agent over `stdio` (its lines are taken from now on; reading is the caller's
+   * `stdio.run()`) and starts watching for apps.
+   */
+  async start(stdio: AgentStdio): Promise<void> {
     // Requests wait for the first look at the directory, so the agent's first tools/list
     // already has the tools of an app that was running when crownmcp started.
     let scanned!: () => void;
     this.#firstScan = new Promise((resolve) => (scanned = resolve));
-    await this.server.connect(transport);
+    this.#stdio = stdio;
+    const serverSide = new ServerSide(stdio);
+    this.#serverSide = serverSide;
+    await this.server.connect(serverSide);
+    stdio.onLine = (line) => this.#fromAgent(line);
     this.#stopWatching = watchApps(this.#options.socketDir, this.#options.uid, (scan) => {
       this.#appsChanged(scan);
+      this.#scannedOnce = true;
       scanned();
     });
   }
@@ -205,24 +308,23 @@ export class CrownProxy {
     // Checked again right before connecting: the directory may have changed since it was read.
     checkAppSocket(entry, this.#options.uid);
     // Connect before letting the selected app go: an app that refuses leaves things as they were.
-    const client = await connectToApp(entry.socket, {
+    const link = await AppLink.connect(entry.socket, {
       token: this.#options.token,
       name: "crownmcp",
       version: this.#options.version,
+      timeoutMs: FORWARD_TIMEOUT_MS,
     });
-    await this.#drop();
-    const selection: Selection = { entry, client };
-    client.onclose = () => {
-      if (this.#selection === selection) this.#lost(entry);
-    };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#notifyLists(true));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      this.server.sendResourceListChanged().catch(() => {});
-    });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-      this.server.sendResourceUpdated(notification.params).catch(() => {});
-    });
+    this.#drop();
+    const selection: Selection = { entry, link, pending: new Map() };
     this.#selection = selection;
+    link.attach({
+      response: (id, message, line) => this.#answered(selection, id, message, line),
+      notification: (method, _message, line) => this.#appNotified(selection, method, line),
+      close: () => {
+        if (this.#selection === selection) this.#lost(entry);
+        this.#failPending(selection);
+      },
+    });
     this.#changes++;
     this.#options.log(`selected ${entry.app} (${entry.socket})`);
     this.#notifyLists(false);
@@ -234,10 +336,10 @@ export class CrownProxy {
     if (!toolsOnly) this.server.sendResourceListChanged().catch(() => {});
   }
 
-  async #drop(): Promise<void> {
+  #drop(): void {
     const selection = this.#selection;
     this.#selection = null;
-    if (selection !== null) await selection.client.close().catch(() => {});
+    selection?.link.close();
   }
 
   #lost(entry: AppEntry): void {
@@ -251,91 +353,297 @@ export class CrownProxy {
     this.#autoSelect();
   }
 
+  /** One line from the agent: forwarded as it is, or handed to the SDK's server. */
+  #fromAgent(line: Uint8Array): void {
+    const text = decoder.decode(line);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      if (text.trim() !== "") this.#stdio?.writeMessage(parseErrorMessage("not JSON"));
+      return;
+    }
+    if (isPlainObject(value) && value.jsonrpc === "2.0") {
+      const message = value as Message;
+      if (this.#forwards(message)) {
+        this.#forward(message as AgentRequest, line);
+        return;
+      }
+      if (message.method === "notifications/cancelled" && this.#cancelForwarded(message)) return;
+    }
+    if (isJsonRpcMessage(value)) this.#serverSide?.onmessage?.(value);
+    else if (!looksLikeResponse(value)) {
+      this.#stdio?.writeMessage(parseErrorMessage("not a JSON-RPC 2.0 message"));
+    }
+  }
+
+  /**
+   * True for a request crownmcp forwards: a forwarded method (not one of its own tools),
+   * with an id and params as the SDK takes them. Anything else goes to the SDK's server,
+   * which answers it, or refuses it as it always did.
+   */
+  #forwards(message: Message): boolean {
+    const { method, params } = message;
+    if (typeof method !== "string" || !FORWARDED_METHODS.has(method)) return false;
+    if (!isRequestId(message.id)) return false;
+    if (params === undefined) return method === "resources/list";
+    if (!isPlainObject(params)) return false;
+    if (method === "tools/call") {
+      return typeof params.name === "string" && !OWN_TOOL_NAMES.has(params.name);
+    }
+    return !URI_METHODS.has(method) || typeof params.uri === "string";
+  }
+
+  /** Forwards `request` now when an app is selected and ready, or once that is settled. */
+  #forward(request: AgentRequest, line: Uint8Array): void {
+    const selection = this.#selection;
+    if (
+      this.#scannedOnce && this.#connecting === null && selection !== null &&
+      this.#exited === null && !this.#held.has(request.id)
+    ) {
+      this.#send(selection, request, line);
+      return;
+    }
+    this.#held.add(request.id);
+    this.#forwardLater(request, line.slice()).finally(() => {
+      this.#held.delete(request.id);
+      this.#heldCancelled.delete(request.id);
+    });
+  }
+
+  /** The checks a forwarded request passes when it cannot be sent at once, as they always were. */
+  async #forwardLater(request: AgentRequest, line: Uint8Array): Promise<void> {
+    const { id, method } = request;
+    let upstream: Selection | null;
+    if (method === "tools/call") {
+      const exited = this.#exited;
+      if (exited !== null) {
+        const result = await this.#exitedError(exited);
+        if (!this.#heldCancelled.has(id)) this.#reply(id, result);
+        return;
+      }
+      upstream = await this.#upstream();
+      if (upstream === null) {
+        if (!this.#heldCancelled.has(id)) {
+          this.#reply(
+            id,
+            error(`no app is selected: call list_apps to see the running apps, then select_app`),
+          );
+        }
+        return;
+      }
+    } else {
+      upstream = await this.#upstream();
+      if (upstream === null) {
+        if (this.#heldCancelled.has(id)) return;
+        if (method === "resources/list") this.#reply(id, { resources: [] });
+        else {
+          this.#replyError(
+            id,
+            new McpError(
+              ErrorCode.InvalidRequest,
+              "no app is selected: call list_apps, then select_app",
+            ),
+          );
+        }
+        return;
+      }
+    }
+    if (!this.#heldCancelled.has(id)) this.#send(upstream, request, line);
+  }
+
+  /** Sends a forwarded request to the app selected now, unless the read-before-act rule refuses it. */
+  #send(selection: Selection, request: AgentRequest, line: Uint8Array): void {
+    const { id, method, params } = request;
+    const tool = method === "tools/call";
+    const name = tool ? params!.name as string : "";
+    if (name === "ui_act" && this.#readAt !== this.#changes) {
+      this.#reply(id, error(this.#readFirstMessage(selection.entry)));
+      return;
+    }
+    if (this.#pendingEntry(selection, id) !== undefined) {
+      // The app would refuse it too; answered here, the first request's answer stays its own.
+      this.#stdio?.writeMessage(idInUseMessage(id));
+      return;
+    }
+    const read = tool
+      ? READ_TOOLS.has(name)
+      : method === "resources/read" && READ_RESOURCES.has(params!.uri as string);
+    // An agent's id that looks like one of crownmcp's own is sent with another one.
+    const own = typeof id === "string" && id.startsWith(OWN_ID_PREFIX);
+    const sentId = own ? selection.link.ownId() : id;
+    const timer = setTimeout(() => this.#timedOut(selection, sentId), FORWARD_TIMEOUT_MS);
+    selection.pending.set(sentId, { agentId: id, tool, read, change: this.#changes, timer });
+    selection.link.send(
+      own ? new TextEncoder().encode(JSON.stringify({ ...request, id: sentId }) + "\n") : line,
+    );
+  }
+
+  /** The id toward the app and the entry of the agent's request `id`, if it is pending. */
+  #pendingEntry(selection: Selection, id: unknown): [RequestId, Forwarded] | undefined {
+    if (typeof id === "string" && id.startsWith(OWN_ID_PREFIX)) {
+      for (const pair of selection.pending) if (pair[1].agentId === id) return pair;
+      return undefined;
+    }
+    const entry = selection.pending.get(id as RequestId);
+    return entry === undefined ? undefined : [id as RequestId, entry];
+  }
+
+  /**
+   * The agent cancelled a request: when it was forwarded, the cancellation goes to the app
+   * (with the agent's reason) and the request is forgotten, unanswered. Returns false for a
+   * request the SDK's server handles.
+   */
+  #cancelForwarded(message: Message): boolean {
+    const requestId = message.params?.requestId;
+    if (!isRequestId(requestId)) return false;
+    if (this.#held.has(requestId)) {
+      this.#heldCancelled.add(requestId);
+      return true;
+    }
+    const selection = this.#selection;
+    const found = selection === null ? undefined : this.#pendingEntry(selection, requestId);
+    if (found === undefined) return false;
+    const [sentId, entry] = found;
+    clearTimeout(entry.timer);
+    selection!.pending.delete(sentId);
+    selection!.link.send(
+      new TextEncoder().encode(
+        JSON.stringify({ ...message, params: { ...message.params, requestId: sentId } }) + "\n",
+      ),
+    );
+    return true;
+  }
+
+  /** The app answered a forwarded request: written to the agent as it came. */
+  #answered(selection: Selection, id: RequestId, message: Message, line: Uint8Array): void {
+    const entry = selection.pending.get(id);
+    if (entry === undefined) return; // cancelled, timed out, or never asked
+    selection.pending.delete(id);
+    clearTimeout(entry.timer);
+    const result = message.result;
+    if (entry.read && result !== undefined && !(entry.tool && result.isError === true)) {
+      this.#readAt = entry.change;
+    }
+    if (entry.tool && result === undefined) {
+      // As a tool error with the plain message, as the agent always got it.
+      this.#reply(entry.agentId, error(plainMessage(String(message.error?.message ?? ""))));
+    } else if (entry.agentId !== id) {
+      this.#stdio?.writeMessage({ ...message, id: entry.agentId });
+    } else {
+      this.#stdio?.write(line);
+    }
+  }
+
+  #timedOut(selection: Selection, sentId: RequestId): void {
+    const entry = selection.pending.get(sentId);
+    if (entry === undefined) return;
+    selection.pending.delete(sentId);
+    const reason = "Request timed out";
+    selection.link.send(
+      new TextEncoder().encode(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: sentId, reason },
+        }) + "\n",
+      ),
+    );
+    if (entry.tool) this.#reply(entry.agentId, error(reason));
+    else {
+      this.#replyError(
+        entry.agentId,
+        new McpError(ErrorCode.RequestTimeout, reason, { timeout: FORWARD_TIMEOUT_MS }),
+      );
+    }
+  }
+
+  /** The app's connection ended: its unanswered requests fail, as they always did. */
+  #failPending(selection: Selection): void {
+    const pending = [...selection.pending.values()];
+    selection.pending.clear();
+    for (const entry of pending) {
+      clearTimeout(entry.timer);
+      if (!entry.tool) {
+        this.#replyError(
+          entry.agentId,
+          new McpError(ErrorCode.ConnectionClosed, CONNECTION_CLOSED),
+        );
+      } else if (this.#exited !== null && this.#exited.app === selection.entry.app) {
+        const exited = this.#exited;
+        this.#exitedError(exited).then((result) => this.#reply(entry.agentId, result));
+      } else {
+        this.#reply(entry.agentId, error(CONNECTION_CLOSED));
+      }
+    }
+  }
+
+  /** A notification from the app: the ones the agent can use are written to it as they came. */
+  #appNotified(selection: Selection, method: string, line: Uint8Array): void {
+    if (this.#selection !== selection || this.#closed) return;
+    if (
+      method === "notifications/tools/list_changed" ||
+      method === "notifications/resources/list_changed" ||
+      method === "notifications/resources/updated" ||
+      method === "notifications/progress"
+    ) {
+      this.#stdio?.write(line);
+    }
+  }
+
+  #reply(id: RequestId, result: object): void {
+    this.#stdio?.writeMessage({ jsonrpc: "2.0", id, result });
+  }
+
+  /** Answers with a JSON-RPC error, as the SDK's server answers an error its handler threw. */
+  #replyError(id: RequestId, failure: McpError): void {
+    this.#stdio?.writeMessage({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: failure.code,
+        message: failure.message,
+        ...(failure.data !== undefined ? { data: failure.data } : {}),
+      },
+    });
+  }
+
+  /** The SDK's server handles crownmcp's own requests; forwarded ones never reach it. */
   #handle(): void {
     const server = this.server;
-    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
       const upstream = await this.#upstream();
       if (upstream === null) return { tools: OWN_TOOLS };
       try {
-        const { tools } = await upstream.client.listTools(undefined, {
-          signal: extra.signal,
-          timeout: FORWARD_TIMEOUT_MS,
-        });
-        return { tools: [...OWN_TOOLS, ...tools.filter((tool) => !OWN_TOOL_NAMES.has(tool.name))] };
+        const { tools } = await upstream.link.request("tools/list", undefined, FORWARD_TIMEOUT_MS);
+        if (!Array.isArray(tools)) return { tools: OWN_TOOLS };
+        const theirs = (tools as Tool[]).filter((tool) => !OWN_TOOL_NAMES.has(tool.name));
+        return { tools: [...OWN_TOOLS, ...theirs] };
       } catch {
         return { tools: OWN_TOOLS };
       }
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const { name, arguments: args } = request.params;
       if (name === "list_apps") return await this.#listApps();
       if (name === "select_app") return await this.#selectApp(args);
-      const exited = this.#exited;
-      if (exited !== null) return await this.#exitedError(exited);
-      const upstream = await this.#upstream();
-      if (upstream === null) {
-        return error(
-          `no app is selected: call list_apps to see the running apps, then select_app`,
-        );
-      }
-      if (name === "ui_act" && this.#readAt !== this.#changes) {
-        return error(this.#readFirstMessage(upstream.entry));
-      }
-      const change = this.#changes;
-      try {
-        const result = await upstream.client.callTool(request.params, undefined, {
-          signal: extra.signal,
-          timeout: FORWARD_TIMEOUT_MS,
-        }) as CallToolResult;
-        if (READ_TOOLS.has(name) && result.isError !== true) this.#readAt = change;
-        return result;
-      } catch (e) {
-        if (this.#exited !== null && this.#exited.app === upstream.entry.app) {
-          return await this.#exitedError(this.#exited);
-        }
-        return error(plainMessage(e));
-      }
+      throw new McpError(ErrorCode.InternalError, `crownmcp forwards ${name} itself`);
     });
-    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-      const upstream = await this.#upstream();
-      if (upstream === null) return { resources: [] };
-      return await upstream.client.listResources(request.params, { signal: extra.signal });
-    });
-    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-      const upstream = await this.#requireUpstream();
-      const change = this.#changes;
-      const result = await upstream.client.readResource(request.params, {
-        signal: extra.signal,
-        timeout: FORWARD_TIMEOUT_MS,
-      });
-      if (READ_RESOURCES.has(request.params.uri)) this.#readAt = change;
-      return result;
-    });
-    server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
-      const upstream = await this.#requireUpstream();
-      return await upstream.client.subscribeResource(request.params, { signal: extra.signal });
-    });
-    server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
-      const upstream = await this.#requireUpstream();
-      return await upstream.client.unsubscribeResource(request.params, { signal: extra.signal });
-    });
+    // Forwarded requests never get here: #forwards() takes every one the SDK would accept.
+    // The handlers are registered so the SDK refuses malformed ones as it always did.
+    const forwarded = () => {
+      throw new McpError(ErrorCode.InternalError, "crownmcp forwards this request itself");
+    };
+    server.setRequestHandler(ListResourcesRequestSchema, forwarded);
+    server.setRequestHandler(ReadResourceRequestSchema, forwarded);
+    server.setRequestHandler(SubscribeRequestSchema, forwarded);
+    server.setRequestHandler(UnsubscribeRequestSchema, forwarded);
   }
 
   async #upstream(): Promise<Selection | null> {
     await this.#firstScan;
     if (this.#connecting !== null) await this.#connecting;
     return this.#selection;
-  }
-
-  async #requireUpstream(): Promise<Selection> {
-    const upstream = await this.#upstream();
-    if (upstream === null) {
-      throw new McpError(
-        ErrorCode.InvalidRequest,
-        "no app is selected: call list_apps, then select_app",
-      );
-    }
-    return upstream;
   }
 
   /** The one failed call after the selected app exited; clears the mark. */
@@ -418,7 +726,7 @@ export class CrownProxy {
     if (this.#closed) return;
     this.#closed = true;
     this.#stopWatching?.();
-    await this.#drop();
+    this.#drop();
     await this.server.close().catch(() => {});
   }
 }

@@ -1,0 +1,233 @@
+/**
+ * `crownmcp`'s connection to the selected app, without the SDK: the `TOKEN` line and the MCP
+ * handshake, then JSON-RPC lines both ways. The agent's lines are written to the app as they
+ * came; each line from the app is parsed once to learn what it is, and handed on with its
+ * bytes, so the proxy can write it to the agent unchanged.
+ *
+ * crownmcp's own requests to the app (the handshake, `tools/list` for merging) use string
+ * ids that begin with `OWN_ID_PREFIX`; their answers are taken out of the stream here. The
+ * proxy gives an agent's request whose id begins with the prefix another id on the way to
+ * the app, so the two can never collide.
+ *
+ * @module
+ */
+
+import type { Socket } from "node:net";
+import { Buffer } from "node:buffer";
+import { CLIENT_MAX_LINE_BYTES, openAppSocket } from "../runtime/agent/client.ts";
+import { MAX_UNSENT_BYTES } from "../runtime/agent/line_transport.ts";
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../runtime/agent/sdk.ts";
+import { RawLineSplitter } from "./lines.ts";
+
+/** The start of every id crownmcp gives a request of its own toward the app. */
+export const OWN_ID_PREFIX = "crownmcp:";
+
+/** A JSON-RPC id: what the SDK accepts on a request. */
+export type RequestId = string | number;
+
+/** A JSON-RPC message as parsed: the fields crownmcp looks at. */
+export interface Message {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code?: unknown; message?: unknown; data?: unknown };
+}
+
+/** What the proxy does with the app's lines. */
+export interface AppLinkHandlers {
+  /** An answer to a request crownmcp forwarded: `line` is its bytes, newline included. */
+  response(id: RequestId, message: Message, line: Uint8Array): void;
+  /** A notification from the app. */
+  notification(method: string, message: Message, line: Uint8Array): void;
+  /** The connection ended (the app exited, refused, or was let go). */
+  close(): void;
+}
+
+/** Options for `AppLink.connect`. */
+export interface AppLinkOptions {
+  /** Sent as the `TOKEN` line first, when set. */
+  token?: string | undefined;
+  /** crownmcp's name and version in `initialize`. */
+  name: string;
+  version: string;
+  /** How long the handshake and crownmcp's own requests may take, in milliseconds. */
+  timeoutMs: number;
+}
+
+interface Waiting {
+  resolve(result: Record<string, unknown>): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+const encoder = new TextEncoder();
+
+/** The error crownmcp's own requests fail with once the connection is gone. */
+const CONNECTION_CLOSED = "Connection closed";
+
+/** A connection to one app, after the handshake. */
+export class AppLink {
+  readonly #socket: Socket;
+  readonly #splitter = new RawLineSplitter(CLIENT_MAX_LINE_BYTES);
+  readonly #waiting = new Map<string, Waiting>();
+  #handlers: AppLinkHandlers | null = null;
+  #nextId = 0;
+  #closed = false;
+
+  private constructor(socket: Socket) {
+    this.#socket = socket;
+    socket.on("data", (chunk: Buffer) => this.#receive(chunk));
+    socket.on("close", () => this.#finish());
+    socket.on("error", () => this.#finish());
+  }
+
+  /**
+   * Connects to the app listening at `path`, sends the token line when there is a token, and
+   * makes the MCP handshake. Fails with the reason when the app refuses or answers nonsense.
+   */
+  static async connect(path: string, options: AppLinkOptions): Promise<AppLink> {
+    const socket = await openAppSocket(path, options.token);
+    const link = new AppLink(socket);
+    try {
+      const result = await link.request("initialize", {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: options.name, version: options.version },
+      }, options.timeoutMs);
+      const version = result.protocolVersion;
+      if (typeof version !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        throw new Error(`the app's protocol version is not supported: ${String(version)}`);
+      }
+      link.send(encoder.encode(`{"jsonrpc":"2.0","method":"notifications/initialized"}\n`));
+    } catch (error) {
+      link.close();
+      throw error;
+    }
+    return link;
+  }
+
+  /** Whether the connection has ended. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Starts handing the app's lines to `handlers` (before this, only own answers are read). */
+  attach(handlers: AppLinkHandlers): void {
+    this.#handlers = handlers;
+    if (this.#closed) handlers.close();
+  }
+
+  /** Writes one complete line (newline included) to the app. */
+  send(line: Uint8Array): void {
+    if (this.#closed) return;
+    if (this.#socket.writableLength > MAX_UNSENT_BYTES) {
+      this.close(); // the app has stopped reading: let it go rather than hold its backlog
+      return;
+    }
+    this.#socket.write(line);
+  }
+
+  /** Sends a request of crownmcp's own and resolves with its result. */
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    timeoutMs: number,
+  ): Promise<Record<string, unknown>> {
+    if (this.#closed) return Promise.reject(new Error(CONNECTION_CLOSED));
+    const id = this.ownId();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiting.delete(id);
+        this.send(encoder.encode(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            method: "notifications/cancelled",
+            params: { requestId: id, reason: "Request timed out" },
+          }) + "\n",
+        ));
+        reject(new Error("Request timed out"));
+      }, timeoutMs);
+      this.#waiting.set(id, { resolve, reject, timer });
+      const message = params === undefined
+        ? { jsonrpc: "2.0", id, method }
+        : { jsonrpc: "2.0", id, method, params };
+      this.send(encoder.encode(JSON.stringify(message) + "\n"));
+    });
+  }
+
+  /** A fresh id of crownmcp's own: no agent's request is ever sent with it. */
+  ownId(): string {
+    return `${OWN_ID_PREFIX}${++this.#nextId}`;
+  }
+
+  #receive(chunk: Buffer): void {
+    if (this.#closed) return;
+    const lines = this.#splitter.push(chunk);
+    if (lines === "overflow") {
+      this.close();
+      return;
+    }
+    for (const line of lines) {
+      if (this.#closed) return;
+      this.#take(line);
+    }
+  }
+
+  #take(line: Uint8Array): void {
+    let message: Message;
+    try {
+      message = JSON.parse(Buffer.from(line.buffer, line.byteOffset, line.length).toString("utf8"));
+    } catch {
+      return; // not JSON: nothing to answer, nothing the agent could use
+    }
+    if (typeof message !== "object" || message === null) return;
+    const { id, method } = message;
+    if (typeof method === "string") {
+      if (id === undefined) this.#handlers?.notification(method, message, line);
+      else this.#answerAppRequest(id, method);
+      return;
+    }
+    if (typeof id === "string" && this.#waiting.has(id)) {
+      const waiting = this.#waiting.get(id)!;
+      this.#waiting.delete(id);
+      clearTimeout(waiting.timer);
+      if (message.result !== undefined) waiting.resolve(message.result);
+      else waiting.reject(new Error(String(message.error?.message ?? "invalid answer")));
+      return;
+    }
+    if (typeof id === "string" || typeof id === "number") {
+      this.#handlers?.response(id, message, line);
+    }
+  }
+
+  /** The app asked crownmcp something: a ping is answered, anything else is not offered. */
+  #answerAppRequest(id: unknown, method: string): void {
+    const answer = method === "ping"
+      ? { jsonrpc: "2.0", id, result: {} }
+      : { jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } };
+    this.send(encoder.encode(JSON.stringify(answer) + "\n"));
+  }
+
+  /** Ends the connection; safe to call twice. */
+  close(): void {
+    if (!this.#closed) {
+      this.#socket.end();
+      const timer = setTimeout(() => this.#socket.destroy(), 200);
+      this.#socket.once("close", () => clearTimeout(timer));
+    }
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const waiting of this.#waiting.values()) {
+      clearTimeout(waiting.timer);
+      waiting.reject(new Error(CONNECTION_CLOSED));
+    }
+    this.#waiting.clear();
+    this.#handlers?.close();
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * Lines for `crownmcp`'s raw forwarding: a splitter that keeps each line's newline (so a
+ * forwarded line is written on as the very bytes that came in), and the agent's side over
+ * standard input and output, where each line is written with one `write` call.
+ *
+ * @module
+ */
+
+import { parseErrorMessage } from "../runtime/agent/line_transport.ts";
+
+const NEWLINE = 0x0a;
+
+/**
+ * Splits a byte stream into lines, each with its newline, refusing lines longer than a
+ * limit. A line that arrived in one chunk is a view of that chunk: callers hand in chunks
+ * they do not reuse.
+ */
+export class RawLineSplitter {
+  readonly #maxBytes: number;
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+
+  /** @param maxBytes the longest line accepted, newline excluded */
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
+  }
+
+  /**
+   * Adds bytes; returns the complete lines (each ending with its newline), or `"overflow"`
+   * when the line being read has grown past the limit.
+   */
+  push(chunk: Uint8Array): Uint8Array[] | "overflow" {
+    const lines: Uint8Array[] = [];
+    let start = 0;
+    for (;;) {
+      const end = chunk.indexOf(NEWLINE, start);
+      if (end === -1) break;
+      if (this.#pendingBytes + end - start > this.#maxBytes) return "overflow";
+      const piece = chunk.subarray(start, end + 1);
+      if (this.#pending.length > 0) {
+        this.#pending.push(piece);
+        lines.push(concat(this.#pending, this.#pendingBytes + piece.length));
+        this.#pending = [];
+        this.#pendingBytes = 0;
+      } else {
+        lines.push(piece);
+      }
+      start = end + 1;
+    }
+    if (start < chunk.length) {
+      this.#pendingBytes += chunk.length - start;
+      if (this.#pendingBytes > this.#maxBytes) return "overflow";
+      this.#pending.push(chunk.subarray(start));
+    }
+    return lines;
+  }
+}
+
+function concat(pieces: Uint8Array[], length: number): Uint8Array {
+  const whole = new Uint8Array(length);
+  let offset = 0;
+  for (const piece of pieces) {
+    whole.set(piece, offset);
+    offset += piece.length;
+  }
+  return whole;
+}
+
+const encoder = new TextEncoder();
+
+/** What `AgentStdio` reads from and writes to; `Deno.stdin` and `Deno.stdout` by default. */
+export interface StdioStreams {
+  /** Standard input. */
+  input: { read(buffer: Uint8Array): Promise<number | null> };
+  /** Standard output. */
+  output: { writeSync(bytes: Uint8Array): number; write(bytes: Uint8Array): Promise<number> };
+}
+
+/** How many bytes one read from standard input asks for. */
+const READ_BYTES = 64 * 1024;
+
+/**
+ * The agent's side of `crownmcp`: lines read from standard input, lines written to standard
+ * output. A line is written at once with one `writeSync` call; only when standard output
+ * cannot take it all (the agent is slow to read) does the rest wait, in order, for
+ * asynchronous writes.
+ */
+export class AgentStdio {
+  /** Called with each line read, newline included. */
+  onLine?: (line: Uint8Array) => void;
+  readonly #streams: StdioStreams;
+  readonly #maxLineBytes: number;
+  /** Bytes that wait for standard output, in order; empty when writes go straight out. */
+  #queue: Uint8Array[] = [];
+  #closed = false;
+
+  /**
+   * @param maxLineBytes the longest line read from the agent
+   * @param streams defaults to the process's standard input and output
+   */
+  constructor(
+    maxLineBytes: number,
+    streams: StdioStreams = { input: Deno.stdin, output: Deno.stdout },
+  ) {
+    this.#maxLineBytes = maxLineBytes;
+    this.#streams = streams;
+  }
+
+  /** Reads lines until standard input ends (or a line is too long); then closes. */
+  async run(): Promise<void> {
+    const splitter = new RawLineSplitter(this.#maxLineBytes);
+    try {
+      for (;;) {
+        const buffer = new Uint8Array(READ_BYTES); // a fresh one: lines may be views of it
+        const count = await this.#streams.input.read(buffer);
+        if (count === null) break;
+        const lines = splitter.push(buffer.subarray(0, count));
+        if (lines === "overflow") {
+          this.writeMessage(parseErrorMessage("a line is too long"));
+          break;
+        }
+        for (const line of lines) this.onLine?.(line);
+      }
+    } catch {
+      // Standard input failed: the agent is gone, as when it closes.
+    }
+    await this.#drain();
+    this.#closed = true;
+  }
+
+  /** Writes `message` as one line. */
+  writeMessage(message: unknown): void {
+    this.write(encoder.encode(JSON.stringify(message) + "\n"));
+  }
+
+  /** Writes one complete line (newline included). */
+  write(line: Uint8Array): void {
+    if (this.#closed) return;
+    if (this.#queue.length > 0) {
+      this.#queue.push(line.slice()); // the bytes may be a view of a buffer reused later
+      return;
+    }
+    let offset = 0;
+    try {
+      while (offset < line.length) offset += this.#streams.output.writeSync(line.subarray(offset));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.WouldBlock)) {
+        this.#closed = true; // the agent closed its end: nothing more can reach it
+        return;
+      }
+    }
+    if (offset < line.length) {
+      this.#queue.push(line.slice(offset));
+      this.#flush();
+    }
+  }
+
+  /** Writes what waits with asynchronous writes, in order. */
+  async #flush(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const bytes = this.#queue[0]!;
+        const written = await this.#streams.output.write(bytes);
+        if (written < bytes.length) this.#queue[0] = bytes.subarray(written);
+        else this.#queue.shift();
+      }
+    } catch {
+      this.#queue = [];
+      this.#closed = true;
+    }
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0 && !this.#closed) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
