@@ -45,13 +45,13 @@ export const BUILTIN_TOOLS: Tool[] = [
     name: "ui_tree",
     title: "Read the UI tree",
     description:
-      "Returns the app's semantic tree as indented text, one node a line (role, name, #id, value, states), with the current revision. Read it before acting; act with the ids and revision it gives. Cut parts end in a line starting … that gives the arguments showing them.",
+      "The app's semantic tree as indented text, one node a line (role, name, #id, value, states), and the revision to act at. A line starting … says what was cut and the arguments that show it.",
     inputSchema: {
       type: "object",
       properties: {
-        root: { type: "integer", description: "A node id: only its subtree" },
-        depth: { type: "integer", minimum: 0, description: "Levels below the root; 0: its line" },
-        from: { type: "integer", minimum: 0, description: "Skip this many of the root's children" },
+        root: { type: "integer", description: "Only this node's subtree" },
+        depth: { type: "integer", minimum: 0, description: "Levels below root" },
+        from: { type: "integer", minimum: 0, description: "Skip this many of root's children" },
         visible: { type: "boolean", description: "Only nodes on screen" },
         since: {
           type: "integer",
@@ -61,7 +61,7 @@ export const BUILTIN_TOOLS: Tool[] = [
           type: "integer",
           minimum: 1,
           maximum: MAX_TREE_BYTES,
-          description: `Budget for the text in UTF-8 bytes (default ${DEFAULT_TREE_BYTES})`,
+          description: `Text budget in bytes (default ${DEFAULT_TREE_BYTES})`,
         },
       },
     },
