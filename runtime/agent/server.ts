@@ -120,12 +120,19 @@ interface Session {
   subscriptions: Set<string>;
 }
 
-/** Runs a request handler's work and tells the transport when it has ended. */
+/**
+ * Runs a request handler's work and tells the transport when it has ended. A request
+ * cancelled before its handler started (its cancellation came in the same read) does no work
+ * at all: nobody will read its answer.
+ */
 function held<T>(
   transport: LineTransport,
-  extra: { requestId: unknown },
+  extra: { requestId: unknown; signal: AbortSignal },
   work: () => T | Promise<T>,
 ): Promise<T> {
+  if (extra.signal.aborted) {
+    return Promise.reject(new McpError(ErrorCode.InvalidRequest, "the request was cancelled"));
+  }
   return transport.holdUntilSettled(extra.requestId, (async () => await work())());
 }
 
@@ -377,6 +384,9 @@ export class McpServer {
       error: { code: -32000, message: tooManyConnectionsMessage(this.#maxConnections) },
     };
     socket.end(JSON.stringify(error) + "\n");
+    // It is on its way out: it must not keep the next one out while its line leaves (a paused
+    // socket never reads the peer's end, so it can linger until the timer below).
+    this.#sockets.delete(socket);
     // Give the line a moment to leave, then make sure the socket is gone.
     const timer = setTimeout(() => socket.destroy(), 200);
     socket.once("close", () => clearTimeout(timer));

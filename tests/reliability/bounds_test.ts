@@ -206,10 +206,14 @@ Deno.test("bounds: past maxConnections, the user is told and others are closed s
 
     await t.step("once one closes, a new connection is served", async () => {
       open.pop()!.destroy();
-      await until(() => served.server.connections <= 3, "the server to see the close");
-      const next = await RawClient.open(served.path, token);
-      open.push(next);
-      await next.initialize();
+      // The server learns of the close a moment later; until then a new one is still refused.
+      await until(async () => {
+        const next = await RawClient.open(served.path, token);
+        const answer = await next.call("ping").catch(() => null);
+        if (answer === null) return false;
+        open.push(next);
+        return answer.error === undefined;
+      }, () => `a new connection to be served; the server logged:\n${served.logs.join("\n")}`);
     });
   } finally {
     for (const client of open) client.destroy();
@@ -295,6 +299,25 @@ Deno.test("bounds: a cancelled request keeps its place in the window until its w
     await process.waitFor(new RegExp(`^${BLOCK_ENDED}$`));
     await client.answer(last);
     assert.equal(client.answersTo(blocking).length, 0, "the cancelled call was answered");
+  });
+});
+
+Deno.test("bounds: a request cancelled in the same write as it is never started", async () => {
+  await withScene(async (scene) => {
+    const { process, socket } = await scene.app(PROCESS_APP);
+    const client = await scene.raw(socket);
+    await client.initialize();
+    // One write, so one read for the app: the cancellation arrives before the handler runs.
+    await client.sendLines([
+      callLine(1000, "block", { ms: 2000 }),
+      `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1000}}`,
+    ]);
+    assert.equal((await client.call("ping")).error, undefined);
+    await pause(300); // time for the UI thread to start the call, were it sent there
+    assert.ok(!process.lines.includes(BLOCK_STARTED), process.stderr);
+    // The UI thread is free: an app tool answers at once.
+    assert.equal(rawToolText(await client.callTool("count", {})).isError, false);
+    assert.equal(client.answersTo(1000).length, 0, "the cancelled call was answered");
   });
 });
 
