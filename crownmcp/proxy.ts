@@ -80,7 +80,7 @@ const OWN_TOOLS: Tool[] = [
     name: "list_apps",
     title: "List running CrownUI apps",
     description:
-      "Lists the CrownUI apps running for this user: app (name-pid), name, pid, socket, and whether it is selected. Sockets of apps that are gone are removed. A socket directory or socket another user could have placed is never used; it is named under refused with the reason.",
+      "This user's running CrownUI apps: app (name-pid), name, pid, socket, selected. A socket another user could have placed is never used; it is listed under refused.",
     inputSchema: { type: "object", properties: {} },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -88,10 +88,10 @@ const OWN_TOOLS: Tool[] = [
     name: "select_app",
     title: "Select the app to drive",
     description:
-      "Connects to one running app by name (notes) or name-pid (notes-4242); its tools then appear. With exactly one app running it is selected on its own.",
+      "Connects to a running app; its tools then appear. A lone app is selected on its own.",
     inputSchema: {
       type: "object",
-      properties: { app: { type: "string", description: "A name such as notes, or notes-4242" } },
+      properties: { app: { type: "string", description: "Name or name-pid: notes, notes-4242" } },
       required: ["app"],
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },

@@ -12,16 +12,8 @@
  * @module
  */
 
-import {
-  App,
-  AppTool,
-  bind,
-  button,
-  column,
-  component,
-  HeadlessRenderer,
-  text,
-} from "@crownui/runtime";
+import { z } from "zod";
+import { App, bind, button, column, component, HeadlessRenderer, text } from "@crownui/runtime";
 import {
   AllGates,
   AppHost,
@@ -36,14 +28,12 @@ import {
 /** The kiosk's root: a counter of visitors and a tool that reads it. */
 export const kiosk = component((cx) => {
   const visitors = cx.signal(0, { name: "visitors" });
-  cx.registerTool(
-    new AppTool(
-      "visitor_count",
-      "How many visitors the kiosk has counted",
-      `{"type":"object","properties":{}}`,
-      (rt) => JSON.stringify({ visitors: visitors.get(rt) }),
-    ),
-  );
+  cx.tool({
+    name: "visitor_count",
+    description: "How many visitors the kiosk has counted",
+    input: z.object({}),
+    run: (rt) => ({ visitors: visitors.get(rt) }),
+  });
   return column(
     text("Welcome"),
     button("Count a visitor", (rt) => visitors.set(rt, visitors.get(rt) + 1)),

@@ -17,6 +17,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { z } from "zod";
 import {
   AppConfig,
   AppTool,
@@ -134,42 +135,37 @@ export function notesApp(options: NotesAppOptions = {}): Component {
       });
     }
 
-    cx.registerTool(
-      new AppTool(
-        "note_count",
-        "How many notes the user has, and how many of them are done",
-        `{"type":"object","properties":{}}`,
-        (rt) => JSON.stringify(counts(rt)),
-      ),
-    );
-    cx.registerTool(
-      new AppTool(
-        "add_note",
-        "Adds a note with the given title at the end of the list",
-        `{"type":"object","properties":{"title":{"type":"string","minLength":1}},"required":["title"]}`,
-        (rt, argumentsJson) => {
-          const { title } = JSON.parse(argumentsJson) as { title?: unknown };
-          if (typeof title !== "string" || !addNote(rt, title)) {
-            throw new Error("add_note needs a title with some text in it");
-          }
-          return JSON.stringify(counts(rt));
-        },
-      ),
-    );
-    cx.registerTool(
-      new AppTool(
-        "delete_note",
-        "Deletes the first note with exactly this title",
-        `{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`,
-        (rt, argumentsJson) => {
-          const { title } = JSON.parse(argumentsJson) as { title?: unknown };
-          const note = notes.get(rt).find((candidate) => candidate.title === title);
-          if (note === undefined) throw new Error(`no note titled ${JSON.stringify(title)}`);
-          deleteNote(rt, note.id);
-          return JSON.stringify(counts(rt));
-        },
-      ).destructive(),
-    );
+    cx.tool({
+      name: "note_count",
+      description: "How many notes there are, and how many are done",
+      input: z.object({}),
+      run: (rt) => counts(rt),
+    });
+    cx.tool({
+      name: "add_note",
+      description: "Adds a note at the end of the list",
+      input: z.object({
+        title: z.string().min(1).refine((title) => title.trim() !== "", {
+          message: "a note needs a title with some text in it",
+        }),
+      }),
+      run: (rt, { title }) => {
+        addNote(rt, title);
+        return counts(rt);
+      },
+    });
+    cx.tool({
+      name: "delete_note",
+      description: "Deletes the first note with this exact title",
+      input: z.object({ title: z.string() }),
+      destructive: true,
+      run: (rt, { title }) => {
+        const note = notes.get(rt).find((candidate) => candidate.title === title);
+        if (note === undefined) throw new Error(`no note titled ${JSON.stringify(title)}`);
+        deleteNote(rt, note.id);
+        return counts(rt);
+      },
+    });
 
     const noteRow = (note: Note) =>
       row(
@@ -181,26 +177,21 @@ export function notesApp(options: NotesAppOptions = {}): Component {
     // The dialog is a component of its own: its tools live exactly as long as it is open.
     const settings = () =>
       component((dialogCx) => {
-        dialogCx.registerTool(
-          new AppTool(
-            "sync_status",
-            "Tells whether a sync password is set and when the notes were last synced",
-            `{"type":"object","properties":{}}`,
-            (rt) =>
-              JSON.stringify({ passwordSet: password.get(rt) !== "", lastSync: lastSync.get(rt) }),
-          ),
-        );
-        dialogCx.registerTool(
-          new AppTool(
-            "close_settings",
-            "Closes the settings dialog",
-            `{"type":"object","properties":{}}`,
-            (rt) => {
-              settingsOpen.set(rt, false);
-              return JSON.stringify({ closed: true });
-            },
-          ),
-        );
+        dialogCx.tool({
+          name: "sync_status",
+          description: "Whether a sync password is set, and the last sync",
+          input: z.object({}),
+          run: (rt) => ({ passwordSet: password.get(rt) !== "", lastSync: lastSync.get(rt) }),
+        });
+        dialogCx.tool({
+          name: "close_settings",
+          description: "Closes the settings dialog",
+          input: z.object({}),
+          run: (rt) => {
+            settingsOpen.set(rt, false);
+            return { closed: true };
+          },
+        });
         return dialog(
           "Settings",
           textField({ label: "Sync password", value: password, columns: 24 }).secure(),

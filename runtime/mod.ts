@@ -21,6 +21,7 @@
  */
 
 export * from "./ui/mod.ts";
+export { ToolArgumentsError, type ToolInput, type ToolOptions, typedTool } from "./ui/tools.ts";
 export {
   type Consumer,
   type ConsumerState,

@@ -19,7 +19,7 @@ import {
   type TreeView,
   treeViewText,
 } from "../semantics/mod.ts";
-import type { AppTool } from "../ui/tools.ts";
+import { type AppTool, ToolArgumentsError } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo, viewOrRefusal } from "./host.ts";
 import { TreeWatch, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
 
@@ -120,6 +120,9 @@ export class AppHost implements SemanticHost {
     }
     try {
       return await tool.handler(this.#app.rt, argumentsJson);
+    } catch (error) {
+      if (error instanceof ToolArgumentsError) throw new HostError("invalid", error.message);
+      throw error;
     } finally {
       this.#app.frame();
     }

@@ -15,6 +15,7 @@ import { inspectSnapshot } from "../app/inspect.ts";
 import { log } from "../app/log.ts";
 import { ActionError } from "../input/action.ts";
 import { snapshotUpdate } from "../semantics/mod.ts";
+import { ToolArgumentsError } from "../ui/tools.ts";
 import { toolInfo } from "./app_host.ts";
 import { AgentAccessClient } from "./compositor.ts";
 import { TIMEOUT_MESSAGE } from "./mirror_host.ts";
@@ -293,6 +294,10 @@ class AgentBridge implements Agent {
     } catch (error) {
       if (error instanceof ActionError) {
         return { ok: false, kind: error.kind, message: error.message, app: false };
+      }
+      if (error instanceof ToolArgumentsError) {
+        // A typed tool's own schema refused the arguments: the refusal, not app text.
+        return { ok: false, kind: "invalid", message: error.message, app: false };
       }
       const message = error instanceof Error ? error.message : String(error);
       return { ok: false, kind: "app", message, app: call.kind === "call_tool" };

@@ -1,7 +1,7 @@
 /**
  * Answers `tools/call`: the built-in tools from the host, app tools through it, with the
- * guards in order — known tool, arguments, `confirm` for destructive tools, the shared rate
- * limit — and every result that carries app text wrapped as untrusted. Refusals come back as
+ * guards in order — known tool, arguments (an app tool's against its advertised schema),
+ * `confirm` for destructive tools, the shared rate limit — and every result that carries app text wrapped as untrusted. Refusals come back as
  * tool results with `isError: true` and the plain message, so agents read them as written.
  *
  * @module
@@ -9,7 +9,9 @@
 
 import { parseTreeView, TREE_VIEW_KEYS } from "../semantics/mod.ts";
 import { answerQuery, answerSince, answerWait, receiptResult } from "./change_calls.ts";
-import { HostError, type SemanticHost } from "./host.ts";
+import type { z } from "zod";
+import { argumentsChecker, checkArguments } from "../ui/tools.ts";
+import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
 import type { CallToolResult } from "./sdk.ts";
 import { BUILTIN_TOOL_NAMES, confirmMessage } from "./tool_defs.ts";
@@ -164,6 +166,40 @@ async function callBuiltin(
   throw new HostError("invalid", `unknown tool ${JSON.stringify(name)}`);
 }
 
+/** Each advertised schema read once, as zod checks it; rebuilt when the tool list changes. */
+const checkers = new WeakMap<ToolInfo, z.ZodType>();
+
+/** A destructive tool's schema as its handler sees the arguments: `confirm` is the server's. */
+function withoutConfirm(schema: ToolInfo["inputSchema"]): ToolInfo["inputSchema"] {
+  const copy = structuredClone(schema);
+  const properties = copy.properties as Record<string, unknown> | undefined;
+  if (properties !== undefined) delete properties.confirm;
+  if (Array.isArray(copy.required)) {
+    copy.required = copy.required.filter((key: unknown) => key !== "confirm");
+  }
+  return copy;
+}
+
+/**
+ * Refuses arguments (`confirm` taken out for a destructive tool) that the tool's advertised
+ * schema does not accept, naming each problem.
+ */
+function checkAppToolArguments(tool: ToolInfo, args: Record<string, unknown>): void {
+  try {
+    let checker = checkers.get(tool);
+    if (checker === undefined) {
+      checker = argumentsChecker(
+        tool.destructive ? withoutConfirm(tool.inputSchema) : tool.inputSchema,
+      );
+      checkers.set(tool, checker);
+    }
+    checkArguments(checker, args);
+  } catch (error) {
+    if (error instanceof TypeError) throw new HostError("invalid", error.message);
+    throw error;
+  }
+}
+
 async function callAppTool(
   host: SemanticHost,
   bucket: TokenBucket,
@@ -179,9 +215,12 @@ async function callAppTool(
   }
   let handlerArgs = args;
   if (tool.destructive) {
-    if (args.confirm !== true) throw new HostError("confirm", confirmMessage(name));
     const { confirm: _confirm, ...rest } = args;
     handlerArgs = rest;
+  }
+  checkAppToolArguments(tool, handlerArgs);
+  if (tool.destructive && args.confirm !== true) {
+    throw new HostError("confirm", confirmMessage(name));
   }
   takeToken(bucket);
   let text: string;

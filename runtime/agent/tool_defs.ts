@@ -11,29 +11,30 @@ import { DEFAULT_TREE_BYTES, MAX_TREE_BYTES, QUERY_STATES, ROLES } from "../sema
 import type { ToolInfo } from "./host.ts";
 import type { Tool } from "./sdk.ts";
 
-const point = (what: string) => ({
+const POINT = {
   type: "object",
-  description: what,
   properties: { x: { type: "number" }, y: { type: "number" } },
   required: ["x", "y"],
-});
+};
 
 /**
  * The schema of a query's arguments, with `extra` properties. `ui_query` lists the roles and
- * states; `ui_wait` refers to it (the server names them in its refusal anyway), which keeps
- * `tools/list` short.
+ * states and says what each key means; `ui_wait`'s description refers to it (the server names
+ * them in its refusal anyway), which keeps `tools/list` short.
  */
 function queryShape(extra: Record<string, unknown>, listed: boolean) {
+  const described = (type: string, description: string) =>
+    listed ? { type, description } : { type };
   return {
     type: "object" as const,
     properties: {
       role: listed ? { type: "string", enum: [...ROLES] } : { type: "string" },
-      name: { type: "string", description: "The whole name" },
-      text: { type: "string", description: "A substring of the name or value" },
-      within: { type: "integer", description: "An ancestor's id" },
+      name: described("string", "Whole name"),
+      text: described("string", "Substring of name or value"),
+      within: described("integer", "Ancestor id"),
       state: listed
         ? { type: "string", enum: [...QUERY_STATES], description: "enabled = not disabled" }
-        : { type: "string", description: "As in ui_query" },
+        : { type: "string" },
       ...extra,
     },
   };
@@ -71,9 +72,9 @@ export const BUILTIN_TOOLS: Tool[] = [
     name: "ui_query",
     title: "Find UI nodes",
     description:
-      "Finds nodes by role, whole name, text (a substring of name or value), ancestor and state. Returns each match's id, role, name, path, value and states, with the revision.",
+      "Finds nodes; returns each match's id, role, name, path, value and states, and the revision.",
     inputSchema: queryShape({
-      limit: { type: "integer", minimum: 1, description: "At most this many matches (50)" },
+      limit: { type: "integer", minimum: 1, description: "Most matches (default 50)" },
     }, true),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -81,11 +82,11 @@ export const BUILTIN_TOOLS: Tool[] = [
     name: "ui_wait",
     title: "Wait for the UI",
     description:
-      'Waits until a node matches (with "gone": true, until none does; with only since, until the revision passes it), then returns the revision and the matches. Times out with an error.',
+      "Waits for a match of a ui_query (gone: for none; since alone: for a later revision); returns the revision and matches, or times out with an error.",
     inputSchema: queryShape({
-      id: { type: "integer", description: "One node: wait for it to have state" },
-      gone: { type: "boolean", description: "Wait until nothing matches" },
-      since: { type: "integer", description: "Answer only at a later revision" },
+      id: { type: "integer", description: "One node: until it has state" },
+      gone: { type: "boolean" },
+      since: { type: "integer" },
       timeout_ms: { type: "integer", minimum: 0, maximum: 30000, description: "Default 5000" },
     }, false),
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -94,21 +95,20 @@ export const BUILTIN_TOOLS: Tool[] = [
     name: "ui_act",
     title: "Act on a UI node",
     description:
-      'Performs an action on the node with this id, as a person\'s input would, at the revision you last read. Actions: {"action":"click"}, {"action":"double_click"}, {"action":"hover"}, {"action":"focus"}, {"action":"type_text","text":"..."}, {"action":"press_key","keybind":"Ctrl+A"}, {"action":"scroll","delta":{"x":0,"y":3}}, {"action":"drag","to":{"x":40,"y":3}}. Returns ok, the revision after the frame the action caused, and what changed. An old revision is refused: read ui_tree again and retry.',
+      'Acts on a node as a person would, e.g. {"action":"click"}; type_text takes text, press_key keybind (Enter, Ctrl+A), scroll delta, drag to (cells). Returns the new revision and what changed; a stale revision is refused: read again.',
     inputSchema: {
       type: "object",
       properties: {
-        id: { type: "integer", description: "The node's id, from ui_tree or ui_query" },
-        revision: { type: "integer", description: "The revision the id was read at" },
+        id: { type: "integer" },
+        revision: { type: "integer", description: "When the id was read" },
         action: {
           type: "object",
-          description: "The action, tagged by its action field",
           properties: {
             action: { type: "string", enum: [...ACTION_NAMES] },
-            text: { type: "string", description: "For type_text" },
-            keybind: { type: "string", description: "For press_key: Enter, Tab, Ctrl+A, ..." },
-            delta: point("For scroll: cells to scroll by"),
-            to: point("For drag: the point to drag to, in window cells"),
+            text: { type: "string" },
+            keybind: { type: "string" },
+            delta: POINT,
+            to: POINT,
           },
           required: ["action"],
         },
@@ -120,16 +120,14 @@ export const BUILTIN_TOOLS: Tool[] = [
   {
     name: "ui_screenshot",
     title: "Take a screenshot",
-    description:
-      "Returns a PNG of the app's window when the compositor offers screenshots; otherwise an error. The layout in inspect_snapshot is the alternative.",
+    description: "A PNG of the window if the compositor offers one, else an error.",
     inputSchema: { type: "object", properties: {} },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: "inspect_snapshot",
     title: "Inspect the app",
-    description:
-      "Returns the semantic tree, every node's position and size in window cells, the live signals and recent frame timings, as JSON.",
+    description: "The tree with each node's cells, live signals and frame timings, as JSON.",
     inputSchema: { type: "object", properties: {} },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -141,8 +139,7 @@ export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(BUILTIN_TOOLS.map
 /** The argument a destructive tool requires. */
 export const CONFIRM_PROPERTY = {
   type: "boolean",
-  description:
-    "Must be true. This tool deletes or overwrites the user's data: ask the user for approval first.",
+  description: "true once the user approved deleting or overwriting their data",
 };
 
 /** Describes an app tool for `tools/list`. */

@@ -18,7 +18,7 @@ import {
 } from "../reactive/mod.ts";
 import type { Element, Host } from "./element.ts";
 import type { Rt } from "./rt.ts";
-import type { AppTool } from "./tools.ts";
+import { type AppTool, type ToolOptions, typedTool } from "./tools.ts";
 import { type MountContext, View } from "./view.ts";
 import { Owner as OwnerClass } from "../reactive/mod.ts";
 
@@ -101,6 +101,29 @@ export class Cx implements Ctx {
   registerTool(tool: AppTool): void {
     const owner = this.#alive("registerTool");
     owner.cleanups.push(this.#host.tools.register(tool));
+  }
+
+  /**
+   * Registers a typed tool for as long as the component is mounted: `run` gets the arguments
+   * parsed by the zod schema `input`, and a call that does not match it is refused before
+   * `run` runs, with each problem's path (`invalid arguments: title: expected string,
+   * received number`). Returns the tool.
+   *
+   * @example
+   * ```ts ignore
+   * cx.tool({
+   *   name: "add_note",
+   *   description: "Adds a note at the end of the list",
+   *   input: z.object({ title: z.string().min(1) }),
+   *   run: (rt, { title }) => addNote(rt, title),
+   * });
+   * ```
+   */
+  tool<Args extends Record<string, unknown>>(options: ToolOptions<Args>): AppTool {
+    this.#alive("tool");
+    const tool = typedTool(options);
+    this.registerTool(tool);
+    return tool;
   }
 }
 

@@ -4,6 +4,11 @@
  * The registry here holds them and tells listeners when the list changes; the agent layer
  * serves them.
  *
+ * Arguments are checked before a tool runs: the server checks every call against the
+ * advertised JSON Schema (as zod reads it, `z.fromJSONSchema`), and a typed tool
+ * (`cx.tool()`) parses them with its own zod schema on top, so `run` sees only arguments
+ * that match. A refusal is a {@link ToolArgumentsError} naming each problem's path.
+ *
  * @module
  */
 
@@ -43,12 +48,137 @@ function schemaFromText(text: string): JsonSchema {
 }
 
 /**
+ * Checks arguments against a JSON Schema as written, through zod's reading of it. Throws a
+ * TypeError naming the keyword when the schema uses one zod cannot check (`not`, `if`, ...),
+ * so a tool is never served with a schema that is only half enforced.
+ *
+ * @param schema the arguments' JSON Schema, as the tool advertises it
+ * @returns a zod schema that accepts exactly the arguments the JSON Schema accepts
+ */
+export function argumentsChecker(schema: JsonSchema): z.ZodType {
+  try {
+    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    throw new TypeError(
+      `invalid input schema: it cannot be checked: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+  }
+}
+
+/** The JSON Schema of `{"type":"integer"}` carries these bounds from `z.int()`: noise to agents. */
+const SAFE_INTEGER_BOUNDS: Readonly<Record<string, number>> = {
+  minimum: Number.MIN_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+};
+
+function withoutNoise(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNoise);
+  if (typeof value !== "object" || value === null) return value;
+  const cleaned: JsonSchema = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "$schema" || SAFE_INTEGER_BOUNDS[key] === inner) continue;
+    cleaned[key] = withoutNoise(inner);
+  }
+  return cleaned;
+}
+
+/**
+ * The JSON Schema agents see for a zod input schema: the input side (a property with a
+ * default is optional), `additionalProperties: false` on every object that is not loose on
+ * purpose (the arguments are checked that strictly), and no `$schema` or safe-integer bounds.
+ * Throws TypeError when the schema is not an object or holds types JSON cannot carry.
+ *
+ * @param input the tool's arguments as a zod object schema
+ */
+export function advertisedSchema(input: z.ZodType): JsonSchema {
+  let json: unknown;
+  try {
+    json = z.toJSONSchema(input, {
+      io: "input",
+      override: ({ zodSchema, jsonSchema }) => {
+        const def = zodSchema._zod.def;
+        if (def.type === "object" && !("catchall" in def && def.catchall !== undefined)) {
+          jsonSchema.additionalProperties = false;
+        }
+      },
+    });
+  } catch (error) {
+    throw new TypeError(
+      `invalid input schema: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return schemaFromText(JSON.stringify(withoutNoise(json)));
+}
+
+/** A call whose arguments do not match the tool's schema; the message names each problem. */
+export class ToolArgumentsError extends TypeError {
+  /** Each problem as `path: expectation`, such as `title: expected string, received number`. */
+  readonly problems: readonly string[];
+
+  /**
+   * Creates the refusal `invalid arguments: <problem>; <problem>`.
+   *
+   * @param problems each problem as `path: expectation`
+   */
+  constructor(problems: readonly string[]) {
+    super(`invalid arguments: ${problems.join("; ")}`);
+    this.name = "ToolArgumentsError";
+    this.problems = problems;
+  }
+}
+
+/** zod's category words before the expectation, which the path makes redundant. */
+const ZOD_PREFIX =
+  /^(Invalid input|Too small|Too big|Invalid option|Invalid number|Invalid string): /;
+
+function pathText(path: readonly PropertyKey[]): string {
+  let text = "";
+  for (const key of path) {
+    text += typeof key === "number" ? `[${key}]` : `${text === "" ? "" : "."}${String(key)}`;
+  }
+  return text;
+}
+
+function problemsOf(issues: readonly z.core.$ZodIssue[]): string[] {
+  const problems: string[] = [];
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        problems.push(`${pathText([...issue.path, key])}: unknown property`);
+      }
+      continue;
+    }
+    const path = pathText(issue.path);
+    let expectation = issue.message.replace(ZOD_PREFIX, "");
+    if (issue.code === "invalid_type" && expectation.endsWith("received undefined")) {
+      expectation = `required, expected ${issue.expected}`;
+    }
+    problems.push(path === "" ? expectation : `${path}: ${expectation}`);
+  }
+  return problems;
+}
+
+/**
+ * Parses `args` with `schema`; throws {@link ToolArgumentsError} naming every problem.
+ *
+ * @returns what the schema makes of the arguments (defaults filled in)
+ */
+export function checkArguments<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
+  const result = schema.safeParse(args);
+  if (!result.success) throw new ToolArgumentsError(problemsOf(result.error.issues));
+  return result.data;
+}
+
+/**
  * Names an app tool cannot take: the tools every app offers, and `crownmcp`'s own, which an
  * agent would otherwise see twice and could call only one of.
  */
 export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
   "ui_tree",
   "ui_query",
+  "ui_wait",
   "ui_act",
   "ui_screenshot",
   "inspect_snapshot",
@@ -56,7 +186,7 @@ export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
   "select_app",
 ]);
 
-/** A tool an app registers with `cx.registerTool()`. */
+/** A tool an app registers with `cx.registerTool()`, or that `cx.tool()` makes. */
 export class AppTool {
   /** The name agents call, such as `add_note`. */
   readonly name: string;
@@ -64,13 +194,13 @@ export class AppTool {
   readonly description: string;
   /** The JSON Schema of the arguments object (without the `confirm` of destructive tools). */
   readonly inputSchema: JsonSchema;
-  /** Runs on the UI thread with the arguments as JSON text. */
+  /** Runs on the UI thread with the arguments as JSON text, after the server checked them. */
   readonly handler: ToolHandler;
   #destructive = false;
 
   /**
    * Creates a tool; throws TypeError for a name that is invalid or reserved, or for an input
-   * schema that does not describe an object.
+   * schema that does not describe an object or uses a keyword that cannot be checked.
    *
    * @param name the name agents call, such as `add_note`
    * @param description what the tool does, for a reader who sees nothing else
@@ -95,9 +225,12 @@ export class AppTool {
     }
     this.name = name;
     this.description = description;
-    this.inputSchema = typeof inputSchema === "string"
-      ? schemaFromText(inputSchema)
-      : schemaFromText(JSON.stringify(z.toJSONSchema(inputSchema)));
+    if (typeof inputSchema === "string") {
+      this.inputSchema = schemaFromText(inputSchema);
+      argumentsChecker(this.inputSchema); // refuses a schema the server could not enforce
+    } else {
+      this.inputSchema = advertisedSchema(inputSchema);
+    }
     this.handler = handler;
   }
 
@@ -111,6 +244,80 @@ export class AppTool {
   get isDestructive(): boolean {
     return this.#destructive;
   }
+}
+
+/**
+ * A typed tool's `input`: a zod object schema such as `z.object({ title: z.string() })`.
+ * Named by the one method the types need, so that `Args` is inferred from the schema.
+ */
+export interface ToolInput<Args extends Record<string, unknown>> {
+  /** zod's parse that returns the outcome instead of throwing. */
+  safeParse(value: unknown): { success: true; data: Args } | { success: false };
+}
+
+/** What `cx.tool()` takes: a tool whose arguments are typed by a zod object schema. */
+export interface ToolOptions<Args extends Record<string, unknown>> {
+  /** The name agents call, such as `add_note`: 1 to 64 letters, digits, `_`, `-` or `.`. */
+  name: string;
+  /** What the tool does, in a sentence; the schema's `.describe()` texts say the rest. */
+  description: string;
+  /**
+   * The arguments, as `z.object({...})`. It is strict: a property it does not name is
+   * refused, unless the object is loose on purpose (`z.looseObject()`, `.passthrough()`).
+   */
+  input: ToolInput<Args>;
+  /**
+   * True when the tool deletes or overwrites user data: calls then need `"confirm": true`,
+   * which agents are told to ask the user for, and which `run` never sees.
+   */
+  destructive?: boolean;
+  /**
+   * Runs on the UI thread with the checked arguments. Its result goes to the agent as JSON
+   * (any value `JSON.stringify` accepts; `undefined` becomes `null`), except a string, which
+   * goes as that text. A thrown error becomes a tool error with its message.
+   */
+  run: (rt: Rt, args: Args) => unknown;
+}
+
+/**
+ * Makes a typed tool: `run` gets `args` parsed by `options.input`, and a call whose
+ * arguments do not match is refused with a {@link ToolArgumentsError} before `run` runs.
+ * Components call `cx.tool()`, which registers it too.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { typedTool } from "./tools.ts";
+ *
+ * const addNote = typedTool({
+ *   name: "add_note",
+ *   description: "Adds a note",
+ *   input: z.object({ title: z.string().min(1) }),
+ *   run: (_rt, { title }) => ({ added: title }),
+ * });
+ * console.log(addNote.inputSchema.required); // ["title"]
+ * ```
+ */
+export function typedTool<Args extends Record<string, unknown>>(
+  options: ToolOptions<Args>,
+): AppTool {
+  const { run } = options;
+  const input = options.input;
+  if (!(input instanceof z.ZodType)) {
+    throw new TypeError(
+      `invalid input schema for ${options.name}: expected a zod schema such as z.object({...})`,
+    );
+  }
+  // The advertised schema read back: it refuses the properties `input` would silently drop.
+  let strict: z.ZodType | undefined;
+  const tool = new AppTool(options.name, options.description, input, async (rt, json) => {
+    const raw: unknown = JSON.parse(json);
+    strict ??= argumentsChecker(tool.inputSchema);
+    checkArguments(strict, raw);
+    const result = await run(rt, checkArguments(input, raw) as Args);
+    return typeof result === "string" ? result : JSON.stringify(result ?? null);
+  });
+  return options.destructive === true ? tool.destructive() : tool;
 }
 
 /** One registered tool and the registration it came from. */

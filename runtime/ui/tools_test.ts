@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Signal } from "../reactive/mod.ts";
 import { render } from "../testing.ts";
 import { AppTool, bind, column, component, show, text, ToolRegistry } from "./mod.ts";
+import { argumentsChecker, checkArguments, typedTool } from "./tools.ts";
 import { button } from "./widgets.ts";
 
 const EMPTY = `{"type":"object","properties":{}}`;
@@ -234,4 +235,186 @@ Deno.test("AppTool refuses the names of built-in tools", () => {
       },
     );
   }
+});
+
+Deno.test("cx.tool(): typed tools", async (t) => {
+  /** A Notes-like component with a typed `add_note` that counts how often `run` ran. */
+  function notesRoot(runs: { count: number }) {
+    return component((cx) => {
+      const titles = cx.signal<string[]>([]);
+      cx.tool({
+        name: "add_note",
+        description: "Adds a note",
+        input: z.object({
+          title: z.string().min(1),
+          tags: z.array(z.string()).optional(),
+          pinned: z.boolean().default(false),
+        }),
+        run: (rt, { title, pinned }) => {
+          runs.count++;
+          titles.update(rt, (list) => list.push(title));
+          return { count: titles.get(rt).length, pinned };
+        },
+      });
+      return text(bind((rt) => titles.get(rt).join(", ")));
+    });
+  }
+
+  await t.step("cx.tool() runs with parsed arguments and returns JSON", async () => {
+    const runs = { count: 0 };
+    const app = await render(notesRoot(runs));
+    assert.equal(await app.callTool("add_note", { title: "Milk" }), `{"count":1,"pinned":false}`);
+    assert.equal(app.get({ role: "text" }).name, "Milk");
+    assert.equal(runs.count, 1);
+    await app.close();
+  });
+
+  await t.step("cx.tool() refuses wrong arguments before run, naming each path", async () => {
+    const runs = { count: 0 };
+    const app = await render(notesRoot(runs));
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ title: 5 }, "invalid arguments: title: expected string, received number"],
+      [{}, "invalid arguments: title: required, expected string"],
+      [{ title: "" }, "invalid arguments: title: expected string to have >=1 characters"],
+      [
+        { title: "x", tags: ["a", 2] },
+        "invalid arguments: tags[1]: expected string, received number",
+      ],
+      [{ title: "x", colour: "red" }, "invalid arguments: colour: unknown property"],
+      [
+        { title: 1, pinned: "yes" },
+        "invalid arguments: title: expected string, received number; pinned: expected boolean, received string",
+      ],
+    ];
+    for (const [args, message] of refusals) {
+      await assert.rejects(() => app.callTool("add_note", args), {
+        name: "ToolArgumentsError",
+        message,
+      }, JSON.stringify(args));
+    }
+    assert.equal(runs.count, 0, "run never saw a wrong argument");
+    await app.close();
+  });
+
+  await t.step("cx.tool() advertises the input side without $schema noise", async () => {
+    const app = await render(notesRoot({ count: 0 }));
+    assert.deepEqual(app.tools()[0]!.inputSchema, {
+      type: "object",
+      properties: {
+        title: { type: "string", minLength: 1 },
+        tags: { type: "array", items: { type: "string" } },
+        pinned: { type: "boolean", default: false },
+      },
+      required: ["title"],
+      additionalProperties: false,
+    });
+    await app.close();
+  });
+
+  await t.step("a loose object on purpose passes unknown properties to run", async () => {
+    let seen: Record<string, unknown> | undefined;
+    const app = await render(component((cx) => {
+      cx.tool({
+        name: "store",
+        description: "Stores anything",
+        input: z.looseObject({ key: z.string() }),
+        run: (_rt, args) => {
+          seen = args;
+          return "stored";
+        },
+      });
+      return text("x");
+    }));
+    assert.equal(await app.callTool("store", { key: "k", extra: 1 }), "stored");
+    assert.deepEqual(seen, { key: "k", extra: 1 });
+    assert.deepEqual(app.tools()[0]!.inputSchema.additionalProperties, {}, "any property");
+    await app.close();
+  });
+
+  await t.step("a refinement is checked on the UI thread before run", async () => {
+    let runs = 0;
+    const app = await render(component((cx) => {
+      cx.tool({
+        name: "rename",
+        description: "Renames",
+        input: z.object({ to: z.string().refine((name) => name.trim() !== "", "must have text") }),
+        run: () => runs++,
+      });
+      return text("x");
+    }));
+    await assert.rejects(() => app.callTool("rename", { to: "  " }), {
+      name: "ToolArgumentsError",
+      message: "invalid arguments: to: must have text",
+    });
+    assert.equal(runs, 0);
+    await app.close();
+  });
+
+  await t.step("cx.tool() with destructive marks the tool", async () => {
+    const app = await render(component((cx) => {
+      const made = cx.tool({
+        name: "wipe",
+        description: "Deletes everything",
+        input: z.object({}),
+        destructive: true,
+        run: () => null,
+      });
+      assert.equal(made.isDestructive, true);
+      return text("x");
+    }));
+    assert.equal(app.tools()[0]!.isDestructive, true);
+    assert.equal(await app.callTool("wipe"), "null");
+    await app.close();
+  });
+
+  await t.step("a typed tool goes when its component unmounts", async () => {
+    let open: Signal<boolean> | undefined;
+    const app = await render(component((cx) => {
+      open = cx.signal(true);
+      return show(open, () =>
+        component((panel) => {
+          panel.tool({ name: "panel_tool", description: "x", input: z.object({}), run: () => 1 });
+          return text("panel");
+        }));
+    }));
+    assert.deepEqual(app.tools().map((entry) => entry.name), ["panel_tool"]);
+    open!.set(app.app.rt, false);
+    await app.settle();
+    assert.deepEqual(app.tools(), []);
+    await app.close();
+  });
+
+  await t.step("typedTool() refuses an input that is not a zod object schema", () => {
+    assert.throws(
+      () => typedTool({ name: "x", description: "x", input: z.string() as never, run: () => 1 }),
+      { name: "TypeError", message: /"type" must be "object", got "string"$/ },
+    );
+  });
+});
+
+Deno.test("argumentsChecker()", async (t) => {
+  await t.step("argumentsChecker() checks a JSON Schema as written", () => {
+    const checker = argumentsChecker({
+      type: "object",
+      properties: { title: { type: "string" }, kind: { enum: ["a", "b"] } },
+      required: ["title"],
+    });
+    assert.deepEqual(checkArguments(checker, { title: "x", other: 1 }), { title: "x", other: 1 });
+    assert.throws(() => checkArguments(checker, { title: 2, kind: "c" }), {
+      name: "ToolArgumentsError",
+      message:
+        'invalid arguments: title: expected string, received number; kind: expected one of "a"|"b"',
+    });
+  });
+
+  await t.step("argumentsChecker() refuses keywords it cannot check", () => {
+    assert.throws(() => argumentsChecker({ type: "object", not: { required: ["a"] } }), {
+      name: "TypeError",
+      message: /^invalid input schema: it cannot be checked: /,
+    });
+    assert.throws(
+      () => new AppTool("x", "x", `{"type":"object","if":{},"then":{}}`, () => "{}"),
+      { name: "TypeError", message: /^invalid input schema: it cannot be checked: / },
+    );
+  });
 });
