@@ -10,7 +10,7 @@
 import { Client } from "../runtime/agent/sdk.ts";
 import { nodeId, readTree } from "../tests/_app_process.ts";
 import { crownmcpTransport } from "../tests/_crownmcp.ts";
-import { summary } from "./_stats.ts";
+import { median, summary } from "./_stats.ts";
 
 const PACED_CALLS = 120;
 const PACED_WARMUP = 20;
@@ -77,6 +77,78 @@ export async function pacedAndBursts(call: () => Promise<void>): Promise<ActSamp
     }
   }
   return { paced, burst };
+}
+
+/**
+ * Times each of `calls` as `pacedAndBursts()` does, taking turns so that every call meets
+ * the same machine (a loaded machine's slow seconds fall on all of them alike): paced calls
+ * go round the list one a tick, bursts go round it one burst each. The first burst of each
+ * call is dropped, as are the first paced calls.
+ */
+export async function pacedAndBurstsInTurns(
+  calls: readonly (() => Promise<void>)[],
+): Promise<ActSamples[]> {
+  const samples = calls.map((): ActSamples => ({ paced: [], burst: [] }));
+  const timed = async (call: () => Promise<void>) => {
+    const start = performance.now();
+    await call();
+    return performance.now() - start;
+  };
+  const begin = performance.now();
+  for (let i = 0; i < PACED_CALLS * calls.length; i++) {
+    await sleep(Math.max(0, begin + i * PACE_MS - performance.now()));
+    const turn = i % calls.length;
+    const elapsed = await timed(calls[turn]!);
+    if (i >= PACED_WARMUP * calls.length) samples[turn]!.paced.push(elapsed);
+  }
+  for (let round = 0; round < BURSTS * calls.length; round++) {
+    const turn = round % calls.length;
+    await sleep(BURST_GAP_MS);
+    for (let i = 0; i < BURST_SIZE; i++) {
+      const elapsed = await timed(calls[turn]!);
+      if (round >= calls.length) samples[turn]!.burst.push(elapsed);
+    }
+  }
+  return samples;
+}
+
+/**
+ * `ui_act` clicks on the first node `role "name"` over the app's socket (`direct`) and
+ * through crownmcp (`proxied`), in turns (`pacedAndBurstsInTurns()`). Both act on one app:
+ * each click uses the revision the last click of either returned.
+ */
+export async function compareActRoundTrips(
+  direct: Client,
+  proxied: Client,
+  target: { role: string; name: string },
+): Promise<{ direct: ActSamples; proxied: ActSamples }> {
+  await readTree(proxied); // crownmcp acts only once the selected app has been read
+  const tree = await readTree(direct);
+  const id = nodeId(tree.tree, target.role, target.name);
+  let revision = tree.revision;
+  const click = (client: Client) => async () => {
+    const result = await client.callTool({
+      name: "ui_act",
+      arguments: { id, revision, action: { action: "click" } },
+    });
+    if (result.isError) throw new Error(textOf(result));
+    revision = JSON.parse(textOf(result)).revision;
+  };
+  const [overSocket, throughCrownmcp] = await pacedAndBurstsInTurns([
+    click(direct),
+    click(proxied),
+  ]);
+  return { direct: overSocket!, proxied: throughCrownmcp! };
+}
+
+/** Prints how many times the socket's p50 crownmcp's p50 is, paced and in bursts. */
+export function printActRatio(direct: ActSamples, proxied: ActSamples): void {
+  const ratio = (of: number[], to: number[]) => (median(of) / median(to)).toFixed(2);
+  console.log(
+    `ui_act p50 through crownmcp / over the socket: paced ${
+      ratio(proxied.paced, direct.paced)
+    }×, bursts ${ratio(proxied.burst, direct.burst)}× (target: at most 1.5×)`,
+  );
 }
 
 /** Measures `ui_act` clicks on the first node `role "name"` through `client`. */

@@ -7,7 +7,8 @@
  * - `ui_act` round trip through crownmcp, p50 and p99: paced at the app's rate limit
  *   (20 a second, as an agent), and in warm bursts of 20 back to back (one a second, the
  *   first burst dropped). The same over the app's socket directly, to show what the extra
- *   hop costs.
+ *   hop costs: the two take turns (tick by tick, burst by burst) so that a loaded machine
+ *   weighs on both alike, and the ratio of their medians is printed (target: at most 1.5×).
  *
  * Run: `deno task bench:crownmcp`. Prints figures; asserts nothing.
  *
@@ -17,9 +18,10 @@
 import { connectToApp } from "../runtime/agent/client.ts";
 import { makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
 import {
-  actRoundTrips,
   BURST_GAP_MS,
+  compareActRoundTrips,
   launchCrownmcp,
+  printActRatio,
   printActs,
   sleep,
   untilAppSelected,
@@ -58,16 +60,16 @@ try {
   await startUp(runtimeDir);
 
   const { client } = await launchCrownmcp(runtimeDir);
-  try {
-    printActs("ui_act through crownmcp", await actRoundTrips(client, COUNTER_PLUS_ONE));
-  } finally {
-    await client.close();
-  }
-  await sleep(BURST_GAP_MS);
   const direct = await connectToApp(socket);
   try {
-    printActs("ui_act over the socket ", await actRoundTrips(direct, COUNTER_PLUS_ONE));
+    await untilAppSelected(client);
+    await sleep(BURST_GAP_MS);
+    const acts = await compareActRoundTrips(direct, client, COUNTER_PLUS_ONE);
+    printActs("ui_act through crownmcp", acts.proxied);
+    printActs("ui_act over the socket ", acts.direct);
+    printActRatio(acts.direct, acts.proxied);
   } finally {
+    await client.close();
     await direct.close();
   }
 } finally {

@@ -1007,3 +1007,148 @@ Deno.test("crownmcp under the MCP Inspector CLI", async (t) => {
     });
   });
 });
+
+/** The raw line of the JSON-RPC response with `id` that `reader` has read (bounded wait). */
+async function responseLine(reader: LineReader, id: string | number): Promise<string> {
+  let found: string | undefined;
+  await until(() => {
+    found = reader.lines.find((line) => line !== "" && JSON.parse(line).id === id);
+    return found !== undefined;
+  }, `a response with id ${JSON.stringify(id)}; read so far:\n${reader.lines.join("\n")}`);
+  return found!;
+}
+
+/** A line-by-line JSON-RPC peer over a child's stdio or a socket, for byte-level checks. */
+interface RawPeer {
+  send(message: unknown): Promise<void>;
+  reader: LineReader;
+  close(): Promise<void>;
+}
+
+/** crownmcp as a child process, spoken to in raw lines. */
+function rawCrownmcp(runtimeDir: string): RawPeer & { child: Deno.ChildProcess } {
+  const { command, args } = crownmcpCommand();
+  const child = new Deno.Command(command, {
+    args,
+    cwd: REPO_ROOT,
+    env: childEnv({ XDG_RUNTIME_DIR: runtimeDir }),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const reader = new LineReader(child.stdout);
+  return {
+    child,
+    reader,
+    send: (message) => writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`)),
+    close: async () => {
+      await writer.close().catch(() => {});
+      await withTimeout(child.status, PROCESS_TIMEOUT_MS, "crownmcp to exit");
+      await withTimeout(reader.done, PROCESS_TIMEOUT_MS, "the end of crownmcp's stdout");
+    },
+  };
+}
+
+/** The app's socket, spoken to in raw lines. */
+async function rawSocket(path: string): Promise<RawPeer> {
+  const conn = await Deno.connect({ transport: "unix", path });
+  const writer = conn.writable.getWriter();
+  const reader = new LineReader(conn.readable);
+  return {
+    reader,
+    send: (message) => writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`)),
+    close: async () => {
+      conn.close();
+      await reader.done.catch(() => {}); // reading ends, interrupted, once the socket is closed
+    },
+  };
+}
+
+/** Sends `initialize` (with `id`) and `notifications/initialized`; waits for the answer. */
+async function handshake(peer: RawPeer, id: string | number): Promise<void> {
+  await peer.send({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    },
+  });
+  await responseLine(peer.reader, id);
+  await peer.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+}
+
+Deno.test("crownmcp forwards the app's lines as the app wrote them; ids never collide", async (t) => {
+  await withScene(async (scene) => {
+    const counter = await scene.app(COUNTER);
+    const agent = rawCrownmcp(scene.runtimeDir);
+    const direct = await rawSocket(counter.socket);
+    try {
+      // crownmcp's own ids toward the app begin with "crownmcp:"; an agent may use such ids too.
+      await handshake(agent, "crownmcp:1");
+      await handshake(direct, "crownmcp:1");
+      let listed = 0;
+      await until(async () => {
+        const id = `crownmcp:list-${++listed}`;
+        await agent.send({ jsonrpc: "2.0", id, method: "tools/list" });
+        const { tools } = JSON.parse(await responseLine(agent.reader, id)).result;
+        return tools.some((tool: { name: string }) => tool.name === "ui_act");
+      }, "the counter's tools through crownmcp");
+
+      // Each request goes both ways with the same id; crownmcp's tools/list, made at the same
+      // time, sends requests of its own to the app.
+      const requests = [
+        { id: "crownmcp:2", method: "tools/call", params: { name: "ui_tree", arguments: {} } },
+        { id: 3, method: "resources/read", params: { uri: "ui://tree.json" } },
+        { id: "crownmcp:4", method: "resources/list" },
+        {
+          id: "crownmcp:5",
+          method: "tools/call",
+          params: { name: "ui_query", arguments: { role: "button" } },
+        },
+        { id: "é-6", method: "resources/read", params: { uri: "ui://tree" } },
+      ];
+
+      await t.step("an answer reaches the agent byte for byte as the app wrote it", async () => {
+        for (const request of requests) {
+          await agent.send({ jsonrpc: "2.0", ...request });
+          await agent.send({
+            jsonrpc: "2.0",
+            id: `crownmcp:list-${request.id}`,
+            method: "tools/list",
+          });
+        }
+        for (const request of requests) await direct.send({ jsonrpc: "2.0", ...request });
+        for (const request of requests) {
+          const through = await responseLine(agent.reader, request.id);
+          assert.equal(through, await responseLine(direct.reader, request.id), request.method);
+        }
+      });
+
+      await t.step("every answer has the id the agent gave, and only one answer each", async () => {
+        for (const request of requests) {
+          const listedId = `crownmcp:list-${request.id}`;
+          const { tools } = JSON.parse(await responseLine(agent.reader, listedId)).result;
+          assert.deepEqual(
+            tools.slice(0, OWN_TOOLS.length + BUILTIN_TOOLS.length).map((tool: { name: string }) =>
+              tool.name
+            ),
+            [...OWN_TOOLS, ...BUILTIN_TOOLS],
+          );
+        }
+        const ids = agent.reader.lines.filter((line) => line !== "").map((line) =>
+          JSON.parse(line).id
+        ).filter((id) => id !== undefined);
+        assert.equal(new Set(ids).size, ids.length, `answered twice: ${ids.join(", ")}`);
+        for (const request of requests) assert.ok(ids.includes(request.id), String(request.id));
+      });
+    } finally {
+      await direct.close();
+      await agent.close();
+    }
+  });
+});
