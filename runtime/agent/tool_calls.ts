@@ -166,8 +166,12 @@ async function callBuiltin(
   throw new HostError("invalid", `unknown tool ${JSON.stringify(name)}`);
 }
 
-/** Each advertised schema read once, as zod checks it; rebuilt when the tool list changes. */
-const checkers = new WeakMap<ToolInfo, z.ZodType>();
+/**
+ * Each advertised schema read once, as zod checks it, by the schema object (a host may make
+ * its `ToolInfo` objects afresh on each call; the schema stays the tool's own) and by whether
+ * `confirm` is taken out.
+ */
+const checkers = new WeakMap<ToolInfo["inputSchema"], Map<boolean, z.ZodType>>();
 
 /** A destructive tool's schema as its handler sees the arguments: `confirm` is the server's. */
 function withoutConfirm(schema: ToolInfo["inputSchema"]): ToolInfo["inputSchema"] {
@@ -186,12 +190,14 @@ function withoutConfirm(schema: ToolInfo["inputSchema"]): ToolInfo["inputSchema"
  */
 function checkAppToolArguments(tool: ToolInfo, args: Record<string, unknown>): void {
   try {
-    let checker = checkers.get(tool);
+    let bySchema = checkers.get(tool.inputSchema);
+    if (bySchema === undefined) checkers.set(tool.inputSchema, bySchema = new Map());
+    let checker = bySchema.get(tool.destructive);
     if (checker === undefined) {
       checker = argumentsChecker(
         tool.destructive ? withoutConfirm(tool.inputSchema) : tool.inputSchema,
       );
-      checkers.set(tool, checker);
+      bySchema.set(tool.destructive, checker);
     }
     checkArguments(checker, args);
   } catch (error) {

@@ -152,8 +152,9 @@ function problemsOf(issues: readonly z.core.$ZodIssue[]): string[] {
     }
     const path = pathText(issue.path);
     let expectation = issue.message.replace(ZOD_PREFIX, "");
-    if (issue.code === "invalid_type" && expectation.endsWith("received undefined")) {
-      expectation = `required, expected ${issue.expected}`;
+    if (issue.input === undefined && issue.path.length > 0) {
+      // A property left out: say so rather than "received undefined".
+      expectation = `required, ${expectation.replace(/, received undefined$/, "")}`;
     }
     problems.push(path === "" ? expectation : `${path}: ${expectation}`);
   }
@@ -166,7 +167,7 @@ function problemsOf(issues: readonly z.core.$ZodIssue[]): string[] {
  * @returns what the schema makes of the arguments (defaults filled in)
  */
 export function checkArguments<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
-  const result = schema.safeParse(args);
+  const result = schema.safeParse(args, { reportInput: true });
   if (!result.success) throw new ToolArgumentsError(problemsOf(result.error.issues));
   return result.data;
 }
