@@ -18,10 +18,10 @@ const mcp = Deno.args[2] !== "no-mcp";
 const root = component((cx) => {
   const ticks = cx.signal(0, { name: "ticks" });
   if (tick > 0) {
-    const timer = setInterval(() => ticks.set(cx, ticks.get(cx) + 1), tick);
+    const timer = setInterval(() => ticks.set(ticks.get() + 1), tick);
     cx.onCleanup(() => clearInterval(timer));
   }
-  return column(text(bind((rt) => `tick ${ticks.get(rt)}`)), listApp(rows));
+  return column(text(bind(() => `tick ${ticks.get()}`)), listApp(rows));
 });
 
 await run(root, new AppConfig(`Bench ${rows}`).mcp(mcp));

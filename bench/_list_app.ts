@@ -37,12 +37,12 @@ export function listApp(count: number) {
     );
     const clicks = cx.signal(0, { name: "clicks" });
     return column(
-      text(bind((rt) => `${clicks.get(rt)} clicks`)),
+      text(bind(() => `${clicks.get()} clicks`)),
       list(rows, (item) =>
         row(
           checkbox("Done", item.done),
           text(item.title),
-          button("Delete", (rt) => clicks.set(rt, clicks.get(rt) + 1)),
+          button("Delete", () => clicks.set(clicks.get() + 1)),
         ), (item) => item.id),
     );
   });

@@ -47,12 +47,12 @@ const root = component((cx) => {
     textField({ label: "Email", value: email, columns: 24 }),
     checkbox("Notifications", notify),
     row(
-      button("Prepare", (rt) => {
-        ready.set(rt, false);
+      button("Prepare", () => {
+        ready.set(false);
         clearTimeout(timer);
-        timer = setTimeout(() => ready.set(cx, true), PREPARE_MS);
+        timer = setTimeout(() => ready.set(true), PREPARE_MS);
       }),
-      button("Download", () => {}).disabled(bind((rt) => !ready.get(rt))),
+      button("Download", () => {}).disabled(bind(() => !ready.get())),
     ),
     text(opened),
     scrollView(
@@ -60,7 +60,7 @@ const root = component((cx) => {
         row(
           checkbox("Done", item.done),
           text(item.title),
-          button("Open", (rt) => opened.set(rt, `Opened ${item.title}`)),
+          button("Open", () => opened.set(`Opened ${item.title}`)),
         ), (item) => item.id),
     ).label("Rows"),
   );

@@ -65,12 +65,12 @@ function scrollingList(count: number) {
     const rows = cx.signal(Array.from({ length: count }, (_, index) => index), { name: "rows" });
     const clicks = cx.signal(0, { name: "clicks" });
     return column(
-      text(bind((rt) => `${clicks.get(rt)} clicks`)),
+      text(bind(() => `${clicks.get()} clicks`)),
       scrollView(list(rows, (index) =>
         row(
           checkbox("Done", false),
           text(`Row ${index}`).width(20),
-          button("Delete", (rt) => clicks.set(rt, clicks.get(rt) + 1)),
+          button("Delete", () => clicks.set(clicks.get() + 1)),
         ))),
     );
   });

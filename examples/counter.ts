@@ -13,8 +13,8 @@ import { AppConfig, bind, button, component, row, run, text } from "../runtime/m
 export const counter = component((cx) => {
   const count = cx.signal(0, { name: "count" });
   return row(
-    button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-    text(bind((rt) => `Count: ${count.get(rt)}`)),
+    button("+1", () => count.set(count.get() + 1)),
+    text(bind(() => `Count: ${count.get()}`)),
   );
 });
 

@@ -32,12 +32,12 @@ export const kiosk = component((cx) => {
     name: "visitor_count",
     description: "How many visitors the kiosk has counted",
     input: z.object({}),
-    run: (rt) => ({ visitors: visitors.get(rt) }),
+    run: () => ({ visitors: visitors.get() }),
   });
   return column(
     text("Welcome"),
-    button("Count a visitor", (rt) => visitors.set(rt, visitors.get(rt) + 1)),
-    text(bind((rt) => `${visitors.get(rt)} visitors`)),
+    button("Count a visitor", () => visitors.set(visitors.get() + 1)),
+    text(bind(() => `${visitors.get()} visitors`)),
   );
 });
 

@@ -32,7 +32,6 @@ import {
   menu,
   menuItem,
   row,
-  type Rt,
   run,
   scrollView,
   show,
@@ -49,10 +48,10 @@ export const notes: Component = component((cx) => {
       "note_count",
       "How many notes the user has",
       `{"type":"object","properties":{}}`,
-      (cx, _arguments) => JSON.stringify({ count: notes.with(cx, (list) => list.length) }),
+      (_cx, _arguments) => JSON.stringify({ count: notes.with((list) => list.length) }),
     ),
   );
-  return text(bind((rt) => `${notes.with(rt, (list) => list.length)} notes`));
+  return text(bind(() => `${notes.with((list) => list.length)} notes`));
 });
 
 /** One note as it is saved. */
@@ -108,27 +107,27 @@ export function notesApp(options: NotesAppOptions = {}): Component {
     const password = cx.secret("", { name: "sync password" });
     const lastSync = cx.signal("Not synced yet", { name: "last sync" });
 
-    const addNote = (rt: Rt, title: string): boolean => {
+    const addNote = (title: string): boolean => {
       const trimmed = title.trim();
       if (trimmed === "") return false;
-      notes.update(rt, (list) => list.push(makeNote(trimmed, false)));
+      notes.update((list) => list.push(makeNote(trimmed, false)));
       return true;
     };
-    const deleteNote = (rt: Rt, id: number) => {
-      notes.set(rt, notes.get(rt).filter((note) => note.id !== id));
+    const deleteNote = (id: number) => {
+      notes.set(notes.get().filter((note) => note.id !== id));
     };
-    const counts = (rt: Rt) => {
-      const list = notes.get(rt);
-      return { count: list.length, done: list.filter((note) => note.done.get(rt)).length };
+    const counts = () => {
+      const list = notes.get();
+      return { count: list.length, done: list.filter((note) => note.done.get()).length };
     };
 
     if (options.save !== undefined) {
       const save = options.save;
       let first = true;
-      cx.effect((rt) => {
+      cx.effect(() => {
         const state: NotesFile = {
-          notes: notes.get(rt).map((note) => ({ title: note.title, done: note.done.get(rt) })),
-          draft: draft.get(rt),
+          notes: notes.get().map((note) => ({ title: note.title, done: note.done.get() })),
+          draft: draft.get(),
         };
         if (first) first = false; // what was just loaded needs no saving
         else save(state);
@@ -139,7 +138,7 @@ export function notesApp(options: NotesAppOptions = {}): Component {
       name: "note_count",
       description: "How many notes there are, and how many are done",
       input: z.object({}),
-      run: (rt) => counts(rt),
+      run: () => counts(),
     });
     cx.tool({
       name: "add_note",
@@ -149,9 +148,9 @@ export function notesApp(options: NotesAppOptions = {}): Component {
           message: "a note needs a title with some text in it",
         }),
       }),
-      run: (rt, { title }) => {
-        addNote(rt, title);
-        return counts(rt);
+      run: (_rt, { title }) => {
+        addNote(title);
+        return counts();
       },
     });
     cx.tool({
@@ -159,11 +158,11 @@ export function notesApp(options: NotesAppOptions = {}): Component {
       description: "Deletes the first note with this exact title",
       input: z.object({ title: z.string() }),
       destructive: true,
-      run: (rt, { title }) => {
-        const note = notes.get(rt).find((candidate) => candidate.title === title);
+      run: (_rt, { title }) => {
+        const note = notes.get().find((candidate) => candidate.title === title);
         if (note === undefined) throw new Error(`no note titled ${JSON.stringify(title)}`);
-        deleteNote(rt, note.id);
-        return counts(rt);
+        deleteNote(note.id);
+        return counts();
       },
     });
 
@@ -171,7 +170,7 @@ export function notesApp(options: NotesAppOptions = {}): Component {
       row(
         checkbox("Done", note.done),
         text(note.title).width(TITLE_COLUMNS),
-        button("Delete", (rt) => deleteNote(rt, note.id)),
+        button("Delete", () => deleteNote(note.id)),
       );
 
     // The dialog is a component of its own: its tools live exactly as long as it is open.
@@ -181,14 +180,14 @@ export function notesApp(options: NotesAppOptions = {}): Component {
           name: "sync_status",
           description: "Whether a sync password is set, and the last sync",
           input: z.object({}),
-          run: (rt) => ({ passwordSet: password.get(rt) !== "", lastSync: lastSync.get(rt) }),
+          run: () => ({ passwordSet: password.get() !== "", lastSync: lastSync.get() }),
         });
         dialogCx.tool({
           name: "close_settings",
           description: "Closes the settings dialog",
           input: z.object({}),
-          run: (rt) => {
-            settingsOpen.set(rt, false);
+          run: () => {
+            settingsOpen.set(false);
             return { closed: true };
           },
         });
@@ -196,16 +195,16 @@ export function notesApp(options: NotesAppOptions = {}): Component {
           "Settings",
           textField({ label: "Sync password", value: password, columns: 24 }).secure(),
           row(
-            button("Sync", (rt) => {
+            button("Sync", () => {
               // A demo: there is no server; the button shows what a sync would report.
-              const { count } = counts(rt);
+              const { count } = counts();
               const time = new Date().toTimeString().slice(0, 8);
-              lastSync.set(rt, `Synced ${count} ${count === 1 ? "note" : "notes"} at ${time}`);
-            }).disabled(bind((rt) => password.get(rt) === "")),
-            button("Close", (rt) => settingsOpen.set(rt, false)),
+              lastSync.set(`Synced ${count} ${count === 1 ? "note" : "notes"} at ${time}`);
+            }).disabled(bind(() => password.get() === "")),
+            button("Close", () => settingsOpen.set(false)),
           ),
           text(lastSync),
-        ).onClose((rt) => settingsOpen.set(rt, false));
+        ).onClose(() => settingsOpen.set(false));
       });
 
     return column(
@@ -214,24 +213,24 @@ export function notesApp(options: NotesAppOptions = {}): Component {
           label: "Title",
           value: draft,
           columns: 30,
-          onSubmit: (value, rt) => {
-            if (addNote(rt, value)) draft.set(rt, "");
+          onSubmit: (value) => {
+            if (addNote(value)) draft.set("");
           },
         }),
-        button("Add", (rt) => {
-          if (addNote(rt, draft.get(rt))) draft.set(rt, "");
+        button("Add", () => {
+          if (addNote(draft.get())) draft.set("");
         }),
         menu(
           "Menu",
-          menuItem("Settings", (rt) => settingsOpen.set(rt, true)),
-          menuItem("Delete done notes", (rt) => {
-            notes.set(rt, notes.get(rt).filter((note) => !note.done.get(rt)));
+          menuItem("Settings", () => settingsOpen.set(true)),
+          menuItem("Delete done notes", () => {
+            notes.set(notes.get().filter((note) => !note.done.get()));
           }),
           menuItem("Quit", (rt) => rt.quit()),
         ),
       ),
-      text(bind((rt) => {
-        const { count, done } = counts(rt);
+      text(bind(() => {
+        const { count, done } = counts();
         return `${count} ${count === 1 ? "note" : "notes"}, ${done} done`;
       })),
       scrollView(list(notes, noteRow, (note) => note.id)).label("Notes"),

@@ -9,8 +9,8 @@
  *   component((cx) => {
  *     const count = cx.signal(0, { name: "count" });
  *     return row(
- *       button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
- *       text(bind((rt) => `Count: ${count.get(rt)}`)),
+ *       button("+1", () => count.set(count.get() + 1)),
+ *       text(bind(() => `Count: ${count.get()}`)),
  *     );
  *   }),
  *   new AppConfig("Counter").mcp(true),
@@ -25,8 +25,6 @@ export { ToolArgumentsError, type ToolInput, type ToolOptions, typedTool } from 
 export {
   type Consumer,
   type ConsumerState,
-  type Ctx,
-  type ctxBrand,
   Memo,
   type Owner,
   type Producer,

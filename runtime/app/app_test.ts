@@ -63,8 +63,8 @@ const counter = () =>
   component((cx) => {
     const count = cx.signal(0, { name: "count" });
     return column(
-      button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-      text(bind((rt) => `Count: ${count.get(rt)}`)),
+      button("+1", () => count.set(count.get() + 1)),
+      text(bind(() => `Count: ${count.get()}`)),
     );
   });
 
@@ -91,9 +91,9 @@ Deno.test("App frames", async (t) => {
     const root = component((cx) => {
       const count = cx.signal(0);
       return column(
-        button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-        text(bind((rt) => {
-          const value = count.get(rt);
+        button("+1", () => count.set(count.get() + 1)),
+        text(bind(() => {
+          const value = count.get();
           if (slowBinding) busyWait(15);
           return `Count: ${value}`;
         })),
@@ -170,8 +170,8 @@ Deno.test("App errors from app code", async (t) => {
             button("Boom", () => {
               throw new Error("boom");
             }),
-            button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-            text(bind((rt) => `Count: ${count.get(rt)}`)),
+            button("+1", () => count.set(count.get() + 1)),
+            text(bind(() => `Count: ${count.get()}`)),
           );
         });
         const app = await render(root);
@@ -196,10 +196,10 @@ Deno.test("App errors from app code", async (t) => {
         const root = component((cx) => {
           const count = cx.signal(0);
           return column(
-            button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-            text(bind((rt) => {
-              if (count.get(rt) === 1) throw new RangeError("one is not allowed");
-              return `Count: ${count.get(rt)}`;
+            button("+1", () => count.set(count.get() + 1)),
+            text(bind(() => {
+              if (count.get() === 1) throw new RangeError("one is not allowed");
+              return `Count: ${count.get()}`;
             })),
           );
         });
@@ -222,11 +222,11 @@ Deno.test("App errors from app code", async (t) => {
     const lines = await captureLog(async () => {
       const root = component((cx) => {
         const count = cx.signal(0);
-        cx.effect((rt) => {
-          if (count.get(rt) > 0) throw new Error("effect failed");
+        cx.effect(() => {
+          if (count.get() > 0) throw new Error("effect failed");
         });
         return column(
-          button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+          button("+1", () => count.set(count.get() + 1)),
           widget({
             role: "button",
             name: "Keys",
@@ -345,7 +345,7 @@ Deno.test("App frames: typing into a secure node leaves no frame to time", async
       return column(
         textField({ label: "Title", value: title }),
         textField({ label: "Password", value: password }).secure(),
-        button("Sync", () => {}).disabled(bind((rt) => password.get(rt) === "")),
+        button("Sync", () => {}).disabled(bind(() => password.get() === "")),
       );
     });
 
@@ -399,7 +399,7 @@ async function rowsAndDialog(rows = 40) {
     component((cx) => {
       open = cx.signal(false, { name: "open" });
       return column(
-        button("Show dialog", (rt) => open.set(rt, true)),
+        button("Show dialog", () => open.set(true)),
         scrollView(
           list(Array.from({ length: rows }, (_, index) => index), (index) =>
             row(
@@ -411,7 +411,7 @@ async function rowsAndDialog(rows = 40) {
           dialog(
             "Confirm",
             text("Sure?"),
-            button("Close", (rt) => open.set(rt, false)),
+            button("Close", () => open.set(false)),
             button("Later", () => {}).disabled(),
           )),
       );
@@ -420,7 +420,7 @@ async function rowsAndDialog(rows = 40) {
   );
   const states = (id: number) => app.app.tree.get(id)!.states;
   const has = (id: number, state: "offscreen" | "modal") => app.app.tree.get(id)!.has(state);
-  return { app, clicks, open: () => open.set(app.app.rt, true), states, has };
+  return { app, clicks, open: () => open.set(true), states, has };
 }
 
 Deno.test("App.act(): where things are", async (t) => {

@@ -54,18 +54,18 @@ async function renderForm() {
         menuItem("Undo", () => events.push("undo")),
         menuItem("Redo", () => events.push("redo")),
       ),
-      button("Open", (rt) => open!.set(rt, true)),
+      button("Open", () => open!.set(true)),
       show(open, () =>
         dialog(
           "Confirm",
           textField({ label: "Reason", value: "" }),
           textField({ label: "PIN", value: secret! }).secure(),
           slider({ label: "Amount", value: 0, min: 0, max: 100 }),
-          button("OK", (rt) => open!.set(rt, false)),
+          button("OK", () => open!.set(false)),
           button("Gone", () => {}).disabled(),
-        ).onClose((rt) => {
+        ).onClose(() => {
           events.push("close");
-          open!.set(rt, false);
+          open!.set(false);
         })),
       scrollView(column(...Array.from({ length: 8 }, (_, index) => text(`line ${index}`)))).height(
         3,
@@ -80,12 +80,12 @@ async function renderForm() {
     app,
     events,
     id,
-    name: () => name!.get(app.app.rt),
-    level: () => level!.get(app.app.rt),
-    agree: () => agree!.get(app.app.rt),
-    secret: () => secret!.get(app.app.rt),
+    name: () => name!.get(),
+    level: () => level!.get(),
+    agree: () => agree!.get(),
+    secret: () => secret!.get(),
     openDialog: async () => {
-      open!.set(app.app.rt, true);
+      open!.set(true);
       await app.settle();
     },
   };
@@ -529,9 +529,9 @@ Deno.test("double_click", async (t) => {
     const root = component((cx) => {
       const items = cx.signal(["a", "b"]);
       return list(items, (item) =>
-        button(`Delete ${item}`, (rt) => {
+        button(`Delete ${item}`, () => {
           deletes++;
-          items.set(rt, items.get(rt).filter((other) => other !== item));
+          items.set(items.get().filter((other) => other !== item));
         }));
     });
     const app = await render(root);

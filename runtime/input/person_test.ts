@@ -37,9 +37,9 @@ function app(): Promise<TestApp> {
       const rows = Array.from({ length: 100 }, (_, index) => index);
       return column(
         row(
-          button("Open", (rt) => open.set(rt, true)),
+          button("Open", () => open.set(true)),
           button("Never", () => {}).disabled(),
-          text(bind((rt) => `clicks ${clicks.get(rt)}`)),
+          text(bind(() => `clicks ${clicks.get()}`)),
         ),
         textField({ label: "Name", value: "" }),
         slider({ label: "Level", value: 50, min: 0, max: 100 }),
@@ -47,15 +47,15 @@ function app(): Promise<TestApp> {
           list(rows, (index) =>
             row(
               checkbox("Done", false),
-              button(`Row ${index}`, (rt) => clicks.set(rt, index)),
+              button(`Row ${index}`, () => clicks.set(index)),
             )),
         ),
         show(open, () =>
           dialog(
             "Dialog",
             textField({ label: "Secret", value: secret }).secure(),
-            button("Close", (rt) => open.set(rt, false)),
-          ).onClose((rt) => open.set(rt, false))),
+            button("Close", () => open.set(false)),
+          ).onClose(() => open.set(false))),
       );
     }),
     { width: 40, height: 12 },

@@ -117,7 +117,7 @@ Deno.test("layoutWindow() rows and columns", async (t) => {
       }));
       assert.equal(boxOf(app, { name: "OK" }).x, 3);
       const updates = recordUpdates(app);
-      label.set(app.app.rt, "abcdef");
+      label.set("abcdef");
       await app.settle();
       assert.deepEqual(boxOf(app, { name: "abcdef" }), { x: 0, y: 0, width: 6, height: 1 });
       assert.deepEqual(boxOf(app, { name: "OK" }), { x: 7, y: 0, width: 6, height: 1 });
@@ -257,10 +257,10 @@ Deno.test("layoutWindow() scroll views", async (t) => {
     const view = app.get({ role: "scroll_view" });
     await app.act(view.id, { action: "scroll", delta: { x: 0, y: 100 } });
     assert.equal(boxOf(app, { role: "list" }).y, -20);
-    rows.set(app.app.rt, items(12));
+    rows.set(items(12));
     await app.settle();
     assert.equal(boxOf(app, { role: "list" }).y, -2, "the last row still ends the viewport");
-    rows.set(app.app.rt, items(2));
+    rows.set(items(2));
     await app.settle();
     assert.equal(boxOf(app, { role: "list" }).y, 0);
     assert.equal(boxOf(app, { role: "list_item", name: "Item 0" }).y, 0);
@@ -287,7 +287,7 @@ Deno.test("layoutWindow() dialogs", async (t) => {
       text("top"),
       row(
         text("left"),
-        button("Open", (rt) => open.set(rt, true)),
+        button("Open", () => open.set(true)),
         show(open, () => dialog("Confirm", text("Sure?"), button("Yes", () => {}))),
         text("right"),
       ),
@@ -351,12 +351,12 @@ async function bigList(count: number): Promise<{ app: TestApp; rows: Row[] }> {
     }));
     const deleted = cx.signal(0);
     return column(
-      text(bind((rt) => `${deleted.get(rt)} deleted`)),
+      text(bind(() => `${deleted.get()} deleted`)),
       scrollView(list(rows, (item) =>
         row(
           checkbox("Done", item.done),
           text(item.title),
-          button("Delete", (rt) => deleted.set(rt, deleted.get(rt) + 1)),
+          button("Delete", () => deleted.set(deleted.get() + 1)),
         ), (item) => item.id)),
     );
   }));
@@ -386,7 +386,7 @@ Deno.test("layoutWindow() is incremental on a list of 1,000 rows", async (t) => 
     const updates = recordUpdates(app);
     await app.act(boxes[501]!.id, { action: "click" });
     assert.deepEqual(updatedIds(updates), [boxes[500]!.id, boxes[501]!.id]);
-    assert.ok(rows[501]!.done.get(app.app.rt));
+    assert.ok(rows[501]!.done.get());
   });
 
   await t.step("a narrower text in one row changes only that row's nodes", async () => {
@@ -395,7 +395,7 @@ Deno.test("layoutWindow() is incremental on a list of 1,000 rows", async (t) => 
     const inRow = new Set([row.id, ...rowNode.children.map((child) => child.id)]);
     const buttonBefore = boxOf(app, rowNode.children[2]!.id);
     const updates = recordUpdates(app);
-    rows[700]!.title.set(app.app.rt, "R700");
+    rows[700]!.title.set("R700");
     await app.settle();
     assert.equal(updates.length, 1);
     const changed = updatedIds(updates);
@@ -414,7 +414,7 @@ Deno.test("layoutWindow() is incremental on a list of 1,000 rows", async (t) => 
       app.get({ role: "scroll_view" }).id,
     ]);
     const updates = recordUpdates(app);
-    rows[10]!.title.set(app.app.rt, "Row 10, now the widest of them all");
+    rows[10]!.title.set("Row 10, now the widest of them all");
     await app.settle();
     const changed = updatedIds(updates);
     assert.ok(changed.length <= allowed.size, `changed ${changed.length} nodes`);
@@ -430,7 +430,7 @@ Deno.test("layoutWindow() is incremental on a list of 1,000 rows", async (t) => 
       setBounds.call(tree, node, bounds);
     };
     try {
-      rows[300]!.title.set(app.app.rt, "R300");
+      rows[300]!.title.set("R300");
       await app.settle();
       await app.act(boxes[302]!.id, { action: "click" });
     } finally {

@@ -164,7 +164,7 @@ Deno.test("OffscreenTracker", async (t) => {
       .map((node, index) => flagged.has(node.id) ? -1 : index).filter((index) => index >= 0);
     assert.deepEqual(shown, [3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     // A row added at the end is out of view from its first frame.
-    rows.set(app.app.rt, [...rows.get(app.app.rt), 10_000]);
+    rows.set([...rows.get(), 10_000]);
     await app.settle();
     assert.equal(offscreenIds(app.app.tree).length, 10_001 - 10);
     await app.close();
@@ -184,7 +184,7 @@ Deno.test("OffscreenTracker", async (t) => {
       }),
       { width: 30, height: 10 },
     );
-    extra.set(app.app.rt, true);
+    extra.set(true);
     await app.settle();
     const flagged = offscreenIds(app.app.tree);
     assert.ok(flagged.includes(app.get({ name: "Extra" }).id), "the new button is offscreen");

@@ -1,6 +1,6 @@
 /**
  * Shared setup for the reactive layer's tests: a runtime that counts its schedule requests, a
- * root owner, a ctx, and a helper that starts an effect the way the app runtime does (create
+ * root owner, and a helper that starts an effect the way the app runtime does (create
  * it, then run it once).
  *
  * @module
@@ -8,25 +8,22 @@
 
 import { EffectNode } from "./computed.ts";
 import { Owner, ReactiveRuntime } from "./graph.ts";
-import { brandCtx, type Ctx } from "./signal.ts";
 
-/** A fresh runtime, its root owner and a ctx, plus how often the runtime asked for a frame. */
+/** A fresh runtime and its root owner, plus how often the runtime asked for a frame. */
 export interface ReactiveHarness {
   runtime: ReactiveRuntime;
   owner: Owner;
-  ctx: Ctx;
   /** How many times `onSchedule` was called so far. */
   readonly schedules: number;
 }
 
-/** Creates a runtime with a root owner and a ctx for a test. */
+/** Creates a runtime with a root owner for a test. */
 export function setup(): ReactiveHarness {
   let schedules = 0;
   const runtime = new ReactiveRuntime(() => schedules++);
   return {
     runtime,
     owner: new Owner(runtime, null),
-    ctx: brandCtx({}),
     get schedules() {
       return schedules;
     },

@@ -48,6 +48,11 @@ export class MemoNode<T> implements Consumer, Producer {
     owner.consumers.push(this);
   }
 
+  /** True once its owner was disposed: it never computes again. */
+  get disposed(): boolean {
+    return this.state === DISPOSED;
+  }
+
   /** Reads the value, recomputing first if a source changed, and tracks the read. */
   read(): T {
     this.update();

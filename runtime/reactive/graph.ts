@@ -72,7 +72,8 @@ export interface SignalNode<T> extends Producer {
 
 /**
  * A unit of disposal: what a component owns. Disposing an owner disposes its children first,
- * then its consumers, then runs its cleanups in reverse order of registration.
+ * then its consumers, then runs its cleanups in reverse order of registration, then disposes
+ * its signals (so a cleanup may still read its component's state).
  */
 export class Owner {
   /** The owner this one was created under; null for an app's root owner. */
@@ -109,6 +110,11 @@ export class ReactiveRuntime {
   readonly signals: Set<SignalNode<unknown>> = new Set<SignalNode<unknown>>();
   /** Called when the queue goes from empty to non-empty. */
   onSchedule: () => void;
+  /**
+   * True once a root owner (one without a parent: the app's) was disposed, that is once the
+   * app closed. Only used to say so when a signal is used afterwards.
+   */
+  closed = false;
   #nextSignalId = 1;
 
   /** Creates a runtime with an empty queue; `onSchedule` does nothing unless given. */
@@ -306,10 +312,11 @@ export function runTracked<T>(consumer: Consumer, owner: Owner | null, fn: () =>
   }
 }
 
-/** Disposes an owner: children, then consumers and signals, then cleanups (last first). */
+/** Disposes an owner: children, then consumers, then cleanups (last first), then signals. */
 export function disposeOwner(owner: Owner): void {
   if (owner.disposed) return;
   owner.disposed = true;
+  if (owner.parent === null) owner.runtime.closed = true;
   const errors: unknown[] = [];
   // A child whose cleanup fails is disposed all the same; its error must not stop the rest.
   for (const child of [...owner.children]) {
@@ -322,11 +329,6 @@ export function disposeOwner(owner: Owner): void {
   owner.children.clear();
   for (const consumer of owner.consumers) disposeConsumer(consumer);
   owner.consumers.length = 0;
-  for (const signal of owner.signals) {
-    signal.disposed = true;
-    owner.runtime.signals.delete(signal);
-  }
-  owner.signals.length = 0;
   for (let i = owner.cleanups.length - 1; i >= 0; i--) {
     try {
       owner.cleanups[i]!();
@@ -335,6 +337,11 @@ export function disposeOwner(owner: Owner): void {
     }
   }
   owner.cleanups.length = 0;
+  for (const signal of owner.signals) {
+    signal.disposed = true;
+    owner.runtime.signals.delete(signal);
+  }
+  owner.signals.length = 0;
   owner.parent?.children.delete(owner);
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new AggregateError(errors, "several cleanups failed");

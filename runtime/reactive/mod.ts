@@ -19,12 +19,4 @@ export {
   untracked,
 } from "./graph.ts";
 export { EffectNode, MemoNode } from "./computed.ts";
-export {
-  brandCtx,
-  type Ctx,
-  ctxBrand,
-  Memo,
-  type Readable,
-  Signal,
-  type SignalOptions,
-} from "./signal.ts";
+export { Memo, type Readable, Signal, type SignalOptions } from "./signal.ts";

@@ -1,7 +1,9 @@
 /**
- * The public face of the reactive graph: `Signal`, `Memo` and the `Ctx` every read and write
- * takes. A ctx is a component's `cx` or the runtime handle `rt` given to bindings, handlers
- * and tools; passing one makes it plain, at each call, that the code runs inside an app.
+ * The public face of the reactive graph: `Signal` and `Memo`. Reading and writing take no
+ * context argument: the graph itself knows which binding, memo or effect is running and
+ * tracks the read. A signal lives as long as the component that made it; using it after that
+ * component unmounted, or after its app closed, throws an error that names the signal and
+ * says how to stop the code that still uses it.
  *
  * @module
  */
@@ -12,34 +14,11 @@ import {
   createSignalNode,
   notifyChanged,
   type Owner,
+  type ReactiveRuntime,
   readSignal,
   type SignalNode,
   writeSignal,
 } from "./graph.ts";
-
-/** The property that marks a context; the runtime's `Cx` and `Rt` classes set it. */
-export const ctxBrand: unique symbol = Symbol("crownui.ctx");
-
-/** A context that may read and write signals: a component's `cx` or the runtime's `rt`. */
-export interface Ctx {
-  /** Marks the object as a context; set by the runtime, never by apps. */
-  readonly [ctxBrand]: true;
-}
-
-/** Marks `target` as a context. For the runtime's own `Cx` and `Rt` classes. */
-export function brandCtx<T extends object>(target: T): T & Ctx {
-  Object.defineProperty(target, ctxBrand, { value: true });
-  return target as T & Ctx;
-}
-
-/** Throws unless `ctx` is a context; `method` is qualified, as in `"Memo.get"`. */
-function assertCtx(ctx: unknown, method: string): void {
-  if (typeof ctx !== "object" || ctx === null || !(ctxBrand in ctx)) {
-    throw new TypeError(
-      `${method}() needs a context as its first argument: pass the component's cx or the rt a binding or handler receives`,
-    );
-  }
-}
 
 /** Options for a new signal. */
 export interface SignalOptions<T> {
@@ -55,14 +34,56 @@ export interface SignalOptions<T> {
 }
 
 /**
+ * The error for a signal or memo used after its owner was disposed. `method` is qualified,
+ * as in `"Signal.get"`; the name is shown (never the value, which may be secret).
+ */
+function usedAfterDisposal(
+  method: string,
+  name: string | undefined,
+  runtime: ReactiveRuntime,
+): Error {
+  const kind = method.startsWith("Memo.") ? "memo" : "signal";
+  const what = name === undefined ? `a ${kind}` : `${kind} ${JSON.stringify(name)}`;
+  const when = runtime.closed ? "its app closed" : "the component that made it unmounted";
+  return new Error(
+    `${method}() was called on ${what} after ${when}: a ${kind} lives as long as its component; stop the timer or callback that still uses it with cx.onCleanup(), or make the ${kind} in a component that stays mounted`,
+  );
+}
+
+/** Throws a TypeError unless `fn` is a function, as a call still passing rt first would not. */
+function assertFunction(fn: unknown, method: string, example: string): void {
+  if (typeof fn !== "function") {
+    throw new TypeError(
+      `${method}() takes a function, got ${
+        fn === null ? "null" : typeof fn
+      }: call ${example}, with no rt or cx before it`,
+    );
+  }
+}
+
+/**
  * A value that bindings, memos and effects follow: when it changes, what read it updates at
  * the next frame.
+ *
+ * @example Reading and writing
+ * ```ts
+ * import { Owner, ReactiveRuntime, Signal } from "./mod.ts";
+ *
+ * const owner = new Owner(new ReactiveRuntime(), null); // in an app: cx.signal(0)
+ * const count = new Signal(owner, 0);
+ * count.set(count.get() + 1);
+ * const notes = new Signal<string[]>(owner, []);
+ * notes.update((list) => list.push("first"));
+ * console.assert(count.get() === 1 && notes.with((list) => list.length) === 1);
+ * ```
  */
 export class Signal<T> {
   readonly #node: SignalNode<T>;
+  readonly #runtime: ReactiveRuntime;
 
   /** Creates a signal owned by `owner`; apps call `cx.signal()` instead. */
   constructor(owner: Owner, initial: T, options: SignalOptions<T> = {}) {
+    this.#runtime = owner.runtime;
     this.#node = createSignalNode(
       owner,
       initial,
@@ -78,33 +99,48 @@ export class Signal<T> {
   }
 
   /** Reads the value; inside a binding, memo or effect the read is tracked. */
-  get(ctx: Ctx): T {
-    assertCtx(ctx, "Signal.get");
-    return readSignal(this.#node);
-  }
-
-  /** Replaces the value; nothing happens when it equals the current one. */
-  set(ctx: Ctx, value: T): void {
-    assertCtx(ctx, "Signal.set");
-    writeSignal(this.#node, value);
+  get(): T {
+    const node = this.#node;
+    if (node.disposed) throw usedAfterDisposal("Signal.get", node.name, this.#runtime);
+    return readSignal(node);
   }
 
   /**
-   * Changes the value in place, as in `notes.update(cx, (list) => list.push(title))`, then
-   * tells everything that read it. What `fn` returns is ignored.
+   * Replaces the value; nothing happens when it equals the current one. What read it updates
+   * at the next frame of the app the signal belongs to; many writes make one frame.
    */
-  update(ctx: Ctx, fn: (value: T) => unknown): void {
-    assertCtx(ctx, "Signal.update");
-    // Refuse before `fn` mutates the value: after, the change could not be undone.
-    assertWriteAllowed();
-    fn(this.#node.value);
-    notifyChanged(this.#node);
+  set(value: T): void {
+    const node = this.#node;
+    // A call that still passes rt first would store rt as the value: refuse it instead.
+    if (arguments.length !== 1) {
+      throw new TypeError(
+        `Signal.set() takes one argument, the new value, got ${arguments.length}: call signal.set(value), with no rt or cx before it`,
+      );
+    }
+    if (node.disposed) throw usedAfterDisposal("Signal.set", node.name, this.#runtime);
+    writeSignal(node, value);
   }
 
-  /** Reads the value through `fn` without copying it, as in `notes.with(rt, (l) => l.length)`. */
-  with<R>(ctx: Ctx, fn: (value: T) => R): R {
-    assertCtx(ctx, "Signal.with");
-    return fn(readSignal(this.#node));
+  /**
+   * Changes the value in place, as in `notes.update((list) => list.push(title))`, then tells
+   * everything that read it. What `fn` returns is ignored.
+   */
+  update(fn: (value: T) => unknown): void {
+    const node = this.#node;
+    assertFunction(fn, "Signal.update", "signal.update((value) => ...)");
+    if (node.disposed) throw usedAfterDisposal("Signal.update", node.name, this.#runtime);
+    // Refuse before `fn` mutates the value: after, the change could not be undone.
+    assertWriteAllowed();
+    fn(node.value);
+    notifyChanged(node);
+  }
+
+  /** Reads the value through `fn` without copying it, as in `notes.with((l) => l.length)`. */
+  with<R>(fn: (value: T) => R): R {
+    const node = this.#node;
+    assertFunction(fn, "Signal.with", "signal.with((value) => ...)");
+    if (node.disposed) throw usedAfterDisposal("Signal.with", node.name, this.#runtime);
+    return fn(readSignal(node));
   }
 
   /** True when the signal was declared secret when it was made. */
@@ -123,15 +159,18 @@ export class Memo<T> {
   }
 
   /** Reads the value; inside a binding, memo or effect the read is tracked. */
-  get(ctx: Ctx): T {
-    assertCtx(ctx, "Memo.get");
-    return this.#node.read();
+  get(): T {
+    const node = this.#node;
+    if (node.disposed) throw usedAfterDisposal("Memo.get", undefined, node.runtime);
+    return node.read();
   }
 
   /** Reads the value through `fn`. */
-  with<R>(ctx: Ctx, fn: (value: T) => R): R {
-    assertCtx(ctx, "Memo.with");
-    return fn(this.#node.read());
+  with<R>(fn: (value: T) => R): R {
+    const node = this.#node;
+    assertFunction(fn, "Memo.with", "memo.with((value) => ...)");
+    if (node.disposed) throw usedAfterDisposal("Memo.with", undefined, node.runtime);
+    return fn(node.read());
   }
 }
 

@@ -58,7 +58,7 @@ export function everyWidget(): View {
     return column(
       text("Plain text 漢字"),
       row(
-        button("Open", (rt) => open.set(rt, true)),
+        button("Open", () => open.set(true)),
         checkbox("Check", true),
         menu("Menu", menuItem("Item", () => {})),
       ),
@@ -69,8 +69,8 @@ export function everyWidget(): View {
         dialog(
           "Dialog",
           text("Inside"),
-          button("Close", (rt) => open.set(rt, false)),
-        ).onClose((rt) => open.set(rt, false))),
+          button("Close", () => open.set(false)),
+        ).onClose(() => open.set(false))),
     );
   });
 }
@@ -80,8 +80,8 @@ function counter(): View {
   return component((cx) => {
     const count = cx.signal(0, { name: "count" });
     return column(
-      button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-      text(bind((rt) => `Count: ${count.get(rt)}`)),
+      button("+1", () => count.set(count.get() + 1)),
+      text(bind(() => `Count: ${count.get()}`)),
     );
   });
 }

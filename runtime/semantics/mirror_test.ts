@@ -35,35 +35,35 @@ function notesApp() {
     const heading_ = cx.signal("Notes");
     const locked = cx.signal(false);
     return column(
-      heading(bind((rt) => heading_.get(rt))),
+      heading(bind(() => heading_.get())),
       menu(
         "File",
-        menuItem("Clear", (rt) => notes.set(rt, [])),
-        menuItem("Rename", (rt) => heading_.set(rt, heading_.get(rt) + "!")),
+        menuItem("Clear", () => notes.set([])),
+        menuItem("Rename", () => heading_.set(heading_.get() + "!")),
       ),
-      text(bind((rt) => `${notes.get(rt).length} notes`)),
+      text(bind(() => `${notes.get().length} notes`)),
       textField({
         label: "Title",
         value: title,
-        onSubmit: (value, rt) => {
-          notes.update(rt, (list) => list.push({ id: nextId++, title: value }));
-          title.set(rt, "");
+        onSubmit: (value) => {
+          notes.update((list) => list.push({ id: nextId++, title: value }));
+          title.set("");
         },
       }),
       list(notes, (note) =>
         row(
           checkbox("Done", false),
           text(note.title),
-          button("Delete", (rt) => notes.set(rt, notes.get(rt).filter((n) => n.id !== note.id))),
+          button("Delete", () => notes.set(notes.get().filter((n) => n.id !== note.id))),
         ), (note) => note.id),
-      button("Details", (rt) => showDetails.set(rt, !showDetails.get(rt))),
-      button("Lock", (rt) => locked.set(rt, !locked.get(rt))),
-      button("Locked", () => {}).disabled(bind((rt) => locked.get(rt))),
+      button("Details", () => showDetails.set(!showDetails.get())),
+      button("Lock", () => locked.set(!locked.get())),
+      button("Locked", () => {}).disabled(bind(() => locked.get())),
       show(showDetails, () =>
         dialog(
           "Details",
-          text(bind((rt) => `first: ${notes.get(rt)[0]?.title ?? "none"}`)),
-          button("Close", (rt) => showDetails.set(rt, false)),
+          text(bind(() => `first: ${notes.get()[0]?.title ?? "none"}`)),
+          button("Close", () => showDetails.set(false)),
         )),
     );
   });

@@ -7,8 +7,6 @@
  */
 
 import {
-  type Ctx,
-  ctxBrand,
   EffectNode,
   Memo,
   type Owner,
@@ -22,10 +20,11 @@ import { type AppTool, type ToolOptions, typedTool } from "./tools.ts";
 import { type MountContext, View } from "./view.ts";
 import { Owner as OwnerClass } from "../reactive/mod.ts";
 
-/** A component's context: creates state owned by the component, and is a ctx for signals. */
-export class Cx implements Ctx {
-  /** Marks this object as a ctx. */
-  readonly [ctxBrand] = true as const;
+/**
+ * A component's context: creates state owned by the component (signals, memos, effects,
+ * tools). Reading and writing those signals does not need it.
+ */
+export class Cx {
   readonly #owner: Owner;
   readonly #host: Host;
 
@@ -167,7 +166,7 @@ function describe(value: unknown): string {
  * ```ts ignore
  * const counter = component((cx) => {
  *   const count = cx.signal(0);
- *   return row(button("+1", (rt) => count.update(rt, () => {})), text(bind((rt) => `${count.get(rt)}`)));
+ *   return row(button("+1", () => count.set(count.get() + 1)), text(bind(() => `${count.get()}`)));
  * });
  * ```
  */

@@ -29,7 +29,7 @@ Deno.test("component() nesting", async (t) => {
     const root = component((cx) => {
       setups++;
       const count = cx.signal(0);
-      return button(bind((rt) => `n=${count.get(rt)}`), (rt) => count.set(rt, count.get(rt) + 1));
+      return button(bind(() => `n=${count.get()}`), () => count.set(count.get() + 1));
     });
     const app = await render(root);
     const id = app.get({ role: "button" }).id;
@@ -60,7 +60,7 @@ Deno.test("component() nesting", async (t) => {
     const root = component((cx) => {
       const open = cx.signal(true);
       return column(
-        button("Hide", (rt) => open.set(rt, false)),
+        button("Hide", () => open.set(false)),
         show(open, () =>
           component((innerCx) => {
             saved = innerCx;
@@ -85,8 +85,8 @@ Deno.test("following signals, memos and bindings", async (t) => {
     const root = component((cx) => {
       const count = cx.signal(0);
       return column(
-        button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-        text(bind((rt) => `Count: ${count.get(rt)}`)),
+        button("+1", () => count.set(count.get() + 1)),
+        text(bind(() => `Count: ${count.get()}`)),
       );
     });
     const app = await render(root);
@@ -106,7 +106,7 @@ Deno.test("following signals, memos and bindings", async (t) => {
     let setLabel: ((label: string) => void) | undefined;
     const root = component((cx) => {
       const label = cx.signal("first");
-      setLabel = (value) => label.set(cx, value);
+      setLabel = (value) => label.set(value);
       return text(label);
     });
     const app = await render(root);
@@ -131,10 +131,10 @@ Deno.test("following signals, memos and bindings", async (t) => {
       let memoRuns = 0;
       const root = component((cx) => {
         const count = cx.signal(1);
-        setCount = (value) => count.set(cx, value);
-        const parity = cx.memo<string>((rt) => {
+        setCount = (value) => count.set(value);
+        const parity = cx.memo<string>(() => {
           memoRuns++;
-          return count.get(rt) % 2 === 0 ? "even" : "odd";
+          return count.get() % 2 === 0 ? "even" : "odd";
         });
         return text(parity);
       });
@@ -160,11 +160,11 @@ Deno.test("following signals, memos and bindings", async (t) => {
       const a = cx.signal(0);
       const b = cx.signal(0);
       bump = () => {
-        a.set(cx, a.get(cx) + 1);
-        b.set(cx, b.get(cx) + 1);
-        a.set(cx, a.get(cx) + 1);
+        a.set(a.get() + 1);
+        b.set(b.get() + 1);
+        a.set(a.get() + 1);
       };
-      return column(text(bind((rt) => `a=${a.get(rt)}`)), text(bind((rt) => `b=${b.get(rt)}`)));
+      return column(text(bind(() => `a=${a.get()}`)), text(bind(() => `b=${b.get()}`)));
     });
     const app = await render(root);
     const revision = app.revision;
@@ -178,7 +178,7 @@ Deno.test("following signals, memos and bindings", async (t) => {
     let setValue: ((value: string) => void) | undefined;
     const root = component((cx) => {
       const value = cx.signal("one");
-      setValue = (next) => value.set(cx, next);
+      setValue = (next) => value.set(next);
       return textField({ label: "Field", value });
     });
     const app = await render(root);
@@ -200,9 +200,9 @@ Deno.test("cx.effect() and cx.onCleanup()", async (t) => {
       let setCount: ((count: number) => void) | undefined;
       const root = component((cx) => {
         const count = cx.signal(0);
-        setCount = (value) => count.set(cx, value);
-        cx.effect((rt) => {
-          seen.push(count.get(rt));
+        setCount = (value) => count.set(value);
+        cx.effect(() => {
+          seen.push(count.get());
         });
         return text("x");
       });
@@ -221,7 +221,7 @@ Deno.test("cx.effect() and cx.onCleanup()", async (t) => {
     const root = component((cx) => {
       const open = cx.signal(true);
       return column(
-        button("Toggle", (rt) => open.set(rt, !open.get(rt))),
+        button("Toggle", () => open.set(!open.get())),
         show(open, () =>
           component((outer) => {
             outer.onCleanup(() => cleanups.push("outer"));
@@ -246,12 +246,12 @@ Deno.test("cx.effect() and cx.onCleanup()", async (t) => {
       const open = cx.signal(true);
       const count = cx.signal(0);
       return column(
-        button("Hide", (rt) => open.set(rt, false)),
-        button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
+        button("Hide", () => open.set(false)),
+        button("+1", () => count.set(count.get() + 1)),
         show(open, () =>
           component((inner) => {
-            inner.effect((rt) => {
-              seen.push(count.get(rt));
+            inner.effect(() => {
+              seen.push(count.get());
             });
             return text("shown");
           })),

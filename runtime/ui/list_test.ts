@@ -26,7 +26,7 @@ async function renderList(initial: string[], key?: (item: string) => unknown) {
   });
   const app = await render(root);
   const set = async (next: string[]) => {
-    items!.set(app.app.rt, next);
+    items!.set(next);
     await app.settle();
   };
   return { app, set, events };
@@ -139,7 +139,7 @@ Deno.test("list() keyed rows", async (t) => {
       return list(items, (item) => text(item));
     });
     const app = await render(root);
-    items!.update(app.app.rt, (value) => value.push("b"));
+    items!.update((value) => value.push("b"));
     assert.equal(app.query({ role: "list_item" }).length, 2);
     await app.close();
   });
@@ -206,7 +206,7 @@ Deno.test("list() rows and their input", async (t) => {
     });
     const app = await render(root);
     assert.deepEqual(app.tools().map((tool) => tool.name), ["open_a", "open_b"]);
-    items!.set(app.app.rt, ["b"]);
+    items!.set(["b"]);
     await app.settle();
     assert.deepEqual(app.tools().map((tool) => tool.name), ["open_b"]);
     await app.close();
@@ -240,10 +240,10 @@ Deno.test("list() row names", async (t) => {
       return list(items, (item) => item === "b" ? text(shown!) : text(item));
     });
     const app = await render(root);
-    items!.set(app.app.rt, ["a", "b"]);
+    items!.set(["a", "b"]);
     await app.settle();
     assert.match(app.tree(), /list_item "first" #\d+\n/);
-    shown!.set(app.app.rt, "second");
+    shown!.set("second");
     await app.settle();
     assert.match(app.tree(), /list_item "second" #\d+\n/);
     assert.doesNotMatch(app.tree(), /text "second"/, "the naming text has no line of its own");
@@ -272,14 +272,12 @@ Deno.test("list() row names", async (t) => {
         list(items, (item) => text(item.title), (item) => item.id).rowLabel((item) =>
           item.title.toUpperCase()
         ),
-        list(["x"], (item) => text(item)).rowLabel((item) =>
-          bind((rt) => `${item}${suffix!.get(rt)}`)
-        ),
+        list(["x"], (item) => text(item)).rowLabel((item) => bind(() => `${item}${suffix!.get()}`)),
       );
     });
     const app = await render(root);
-    items!.set(app.app.rt, [{ id: 1, title: "Bread" }]);
-    suffix!.set(app.app.rt, "?");
+    items!.set([{ id: 1, title: "Bread" }]);
+    suffix!.set("?");
     await app.settle();
     assert.equal(app.query({ role: "list_item", name: "BREAD" }).length, 1);
     assert.equal(app.query({ role: "list_item", name: "x?" }).length, 1);

@@ -1,11 +1,9 @@
 /**
- * `Rt`: the runtime handle that bindings, event handlers and app tools receive. It is a ctx,
- * so signals can be read and written with it, and it reaches the app itself.
+ * `Rt`: the runtime handle that bindings, event handlers and app tools receive. It reaches
+ * the app itself (to quit, to ask for a frame); reading and writing signals does not need it.
  *
  * @module
  */
-
-import { type Ctx, ctxBrand } from "../reactive/mod.ts";
 
 /** What an `Rt` needs from the app that made it. */
 export interface RtHost {
@@ -15,10 +13,8 @@ export interface RtHost {
   requestFrame(): void;
 }
 
-/** The runtime handle: a ctx for signals, and a way to ask the app to quit. */
-export class Rt implements Ctx {
-  /** Marks this object as a ctx. */
-  readonly [ctxBrand] = true as const;
+/** The runtime handle: a way to ask the app to quit or to run a frame. */
+export class Rt {
   readonly #host: RtHost;
 
   /** Made by the app; apps receive it, they never construct one. */

@@ -11,7 +11,7 @@ async function renderToggle(initiallyOpen = false) {
   const root = component((cx) => {
     open = cx.signal(initiallyOpen);
     return column(
-      button("Toggle", (rt) => open!.set(rt, !open!.get(rt))),
+      button("Toggle", () => open!.set(!open!.get())),
       show(open, () =>
         component((panel) => {
           events.push("mount");
@@ -96,8 +96,8 @@ Deno.test("show() mounting and unmounting", async (t) => {
     const root = component((cx) => {
       const count = cx.signal(1);
       return column(
-        button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-        show(bind((rt) => count.get(rt) > 0), () => {
+        button("+1", () => count.set(count.get() + 1)),
+        show(bind(() => count.get() > 0), () => {
           mounts++;
           return text("positive");
         }),
@@ -118,8 +118,8 @@ Deno.test("show() mounting and unmounting", async (t) => {
     const root = component((cx) => {
       const count = cx.signal(0);
       return column(
-        button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-        show(bind((rt) => count.get(rt) % 2 === 1), () => text("odd")),
+        button("+1", () => count.set(count.get() + 1)),
+        show(bind(() => count.get() % 2 === 1), () => text("odd")),
       );
     });
     const app = await render(root);
@@ -137,10 +137,10 @@ Deno.test("show() mounting and unmounting", async (t) => {
     await app.act(inside, { action: "hover" });
     await app.act(inside, { action: "focus" });
     assert.equal(app.app.focused?.node?.id, inside);
-    open().set(app.app.rt, false);
+    open().set(false);
     await app.settle();
     assert.equal(app.app.focused, null);
-    open().set(app.app.rt, true);
+    open().set(true);
     await app.settle();
     assert.doesNotMatch(app.tree(), /focused|hovered/, "the new panel starts without them");
     await app.close();
@@ -154,7 +154,7 @@ Deno.test("show() mounting and unmounting", async (t) => {
     });
     const app = await render(root);
     assert.equal(app.app.overlays.length, 1);
-    open!.set(app.app.rt, false);
+    open!.set(false);
     await app.settle();
     assert.equal(app.app.overlays.length, 0);
     assert.equal(app.query({ role: "dialog" }).length, 0);

@@ -141,13 +141,13 @@ Deno.test("cx.registerTool()", async (t) => {
     const root = component((cx) => {
       const count = cx.signal(0);
       cx.registerTool(
-        new AppTool("bump", "Adds to the count", z.object({ by: z.number() }), (rt, json) => {
+        new AppTool("bump", "Adds to the count", z.object({ by: z.number() }), (_rt, json) => {
           const { by } = JSON.parse(json) as { by: number };
-          count.set(rt, count.get(rt) + by);
-          return JSON.stringify({ count: count.get(rt) });
+          count.set(count.get() + by);
+          return JSON.stringify({ count: count.get() });
         }),
       );
-      return text(bind((rt) => String(count.get(rt))));
+      return text(bind(() => String(count.get())));
     });
     const app = await render(root);
     const revision = app.revision;
@@ -189,7 +189,7 @@ Deno.test("cx.registerTool()", async (t) => {
       });
       const app = await render(root);
       assert.equal(await app.callTool("status"), `"later"`);
-      open!.set(app.app.rt, false);
+      open!.set(false);
       await app.settle();
       assert.deepEqual(app.tools().map((entry) => entry.name), ["status"]);
       assert.equal(await app.callTool("status"), `"later"`);
@@ -202,7 +202,7 @@ Deno.test("cx.registerTool()", async (t) => {
       const open = cx.signal(false);
       cx.registerTool(tool("always"));
       return column(
-        button("Open", (rt) => open.set(rt, !open.get(rt))),
+        button("Open", () => open.set(!open.get())),
         show(open, () =>
           component((panel) => {
             panel.registerTool(tool("while_open"));
@@ -250,13 +250,13 @@ Deno.test("cx.tool(): typed tools", async (t) => {
           tags: z.array(z.string()).optional(),
           pinned: z.boolean().default(false),
         }),
-        run: (rt, { title, pinned }) => {
+        run: (_rt, { title, pinned }) => {
           runs.count++;
-          titles.update(rt, (list) => list.push(title));
-          return { count: titles.get(rt).length, pinned };
+          titles.update((list) => list.push(title));
+          return { count: titles.get().length, pinned };
         },
       });
-      return text(bind((rt) => titles.get(rt).join(", ")));
+      return text(bind(() => titles.get().join(", ")));
     });
   }
 
@@ -378,7 +378,7 @@ Deno.test("cx.tool(): typed tools", async (t) => {
         }));
     }));
     assert.deepEqual(app.tools().map((entry) => entry.name), ["panel_tool"]);
-    open!.set(app.app.rt, false);
+    open!.set(false);
     await app.settle();
     assert.deepEqual(app.tools(), []);
     await app.close();

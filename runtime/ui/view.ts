@@ -1,6 +1,6 @@
 /**
  * Views describe widgets; mounting a view makes its element. Properties of a view can be
- * plain values, a `bind((rt) => ...)` binding, or a signal or memo: a followed property
+ * plain values, a `bind(() => ...)` binding, or a signal or memo: a followed property
  * updates the element in place when what it read changes, so ids stay stable.
  *
  * @module
@@ -41,7 +41,7 @@ export class Binding<T> {
  *
  * @example
  * ```ts ignore
- * text(bind((rt) => `${notes.with(rt, (list) => list.length)} notes`));
+ * text(bind(() => `${notes.with((list) => list.length)} notes`));
  * ```
  */
 export function bind<T>(fn: (rt: Rt) => T): Binding<T> {
@@ -87,7 +87,7 @@ export function follow<T>(
     if (!secure && value.secret) throw shownSecretError();
   }
   const { host } = context;
-  const read: (rt: Rt) => T = value instanceof Binding ? value.fn : (rt) => value.get(rt);
+  const read: (rt: Rt) => T = value instanceof Binding ? value.fn : () => value.get();
   let refusal: TypeError | null = null;
   let mounted = false;
   const effect: EffectNode = new EffectNode(
@@ -116,7 +116,7 @@ function declareHint(name: string | undefined): string {
 
 function shownSecretError(): TypeError {
   return new TypeError(
-    "a secret's value would be shown by a property that is not secure: bind it to a .secure() field's value, or show something derived from it, such as bind((rt) => secret.get(rt) === \"\")",
+    "a secret's value would be shown by a property that is not secure: bind it to a .secure() field's value, or show something derived from it, such as bind(() => secret.get() === \"\")",
   );
 }
 

@@ -122,9 +122,9 @@ export class CheckboxView extends WidgetView {
       focusable: true,
       activate: (rt) => {
         // The signal, not the shown state: a second toggle before the frame sees the first.
-        const current = source instanceof Signal ? source.get(rt) : element.state.checked;
+        const current = source instanceof Signal ? source.get() : element.state.checked;
         const next = !current;
-        if (source instanceof Signal) source.set(rt, next);
+        if (source instanceof Signal) source.set(next);
         else if (!(source instanceof Binding)) show(next); // a plain value: the box keeps its own state
         this.#onToggle?.(next, rt);
       },
@@ -194,15 +194,15 @@ export class TextFieldView extends WidgetView {
     );
     // An empty field has the value "" from the start, so typing nothing changes no node.
     if (!secure) tree.setValue(node, edit.value);
-    const changed = (rt: Rt) => {
-      if (source instanceof Signal) source.set(rt, edit.value);
+    const changed = () => {
+      if (source instanceof Signal) source.set(edit.value);
       showValue();
     };
     element.behavior = {
       focusable: true,
-      insertText: (typed, rt) => {
+      insertText: (typed) => {
         edit.insert(typed);
-        changed(rt);
+        changed();
       },
       key: (keybind: Keybind, rt) => {
         if (keybind.key === "Enter" && !keybind.ctrl && !keybind.alt && !keybind.meta) {
@@ -212,7 +212,7 @@ export class TextFieldView extends WidgetView {
         }
         const before = edit.value;
         if (!edit.applyKey(keybind)) return false;
-        if (edit.value !== before) changed(rt);
+        if (edit.value !== before) changed();
         else context.host.markLayoutDirty(element);
         return true;
       },
@@ -285,19 +285,19 @@ export class SliderView extends WidgetView {
       "a slider's value",
       secure,
     );
-    const moveTo = (raw: number, rt: Rt) => {
+    const moveTo = (raw: number) => {
       const snapped = clamp(min + Math.round((raw - min) / step) * step, min, max);
       const next = Number(snapped.toFixed(10)); // no 0.30000000000000004
-      if (source instanceof Signal ? next === source.get(rt) : next === element.state.value) return;
-      if (source instanceof Signal) source.set(rt, next);
+      if (source instanceof Signal ? next === source.get() : next === element.state.value) return;
+      if (source instanceof Signal) source.set(next);
       if (!(source instanceof Signal) && !(source instanceof Binding)) show(next);
     };
     element.behavior = {
       focusable: true,
-      key: (keybind, rt) => {
+      key: (keybind) => {
         // The signal, not the shown value: a second key before the frame sees the first.
         const current = source instanceof Signal
-          ? clamp(Number(source.get(rt)), min, max)
+          ? clamp(Number(source.get()), min, max)
           : Number(element.state.value);
         const moves: Record<string, number> = {
           ArrowRight: current + step,
@@ -311,13 +311,13 @@ export class SliderView extends WidgetView {
         };
         const target = moves[keybind.key];
         if (target === undefined || keybind.ctrl || keybind.alt || keybind.meta) return false;
-        moveTo(target, rt);
+        moveTo(target);
         return true;
       },
-      dragTo: (x, _y, rt) => {
+      dragTo: (x, _y) => {
         const trackStart = cellWidth(String(element.state.visual)) + 2;
         const fraction = clamp((x - trackStart) / (SLIDER_TRACK - 1), 0, 1);
-        moveTo(min + fraction * (max - min), rt);
+        moveTo(min + fraction * (max - min));
       },
     };
     return element;

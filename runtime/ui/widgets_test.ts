@@ -39,8 +39,8 @@ Deno.test("widget modifiers", async (t) => {
     let setName: ((name: string) => void) | undefined;
     const root = component((cx) => {
       const name = cx.signal("Save");
-      setName = (value) => name.set(cx, value);
-      return button("S", () => {}).label(bind((rt) => `${name.get(rt)} file`));
+      setName = (value) => name.set(value);
+      return button("S", () => {}).label(bind(() => `${name.get()} file`));
     });
     const app = await render(root);
     const { id } = app.get({ name: "Save file" });
@@ -70,8 +70,8 @@ Deno.test("widget modifiers", async (t) => {
     let setLocked: ((locked: boolean) => void) | undefined;
     const root = component((cx) => {
       const locked = cx.signal(true);
-      setLocked = (value) => locked.set(cx, value);
-      return button("Go", () => clicks++).disabled(bind((rt) => locked.get(rt)));
+      setLocked = (value) => locked.set(value);
+      return button("Go", () => clicks++).disabled(bind(() => locked.get()));
     });
     const app = await render(root);
     const { id } = app.get({ name: "Go" });
@@ -113,7 +113,7 @@ Deno.test("widget modifiers", async (t) => {
     assert.equal(app.tree(), `window "Test" #1\n text_field "Password" #2 secure\n`);
     assert.equal(nodeOf(app, "text_field").value, undefined);
     await app.userAct(2, { action: "type_text", text: "-more" });
-    assert.equal(password!.get(app.app.rt), "initial-secret-more", "the person typed into it");
+    assert.equal(password!.get(), "initial-secret-more", "the person typed into it");
     assert.doesNotMatch(JSON.stringify(app.snapshot()), /secret-more|initial-secret/);
     assert.deepEqual(app.query({ text: "secret" }), []);
     await app.close();
@@ -165,11 +165,11 @@ Deno.test("widget()", async (t) => {
     let setOn: ((on: boolean) => void) | undefined;
     const root = component((cx) => {
       const on = cx.signal(false);
-      setOn = (value) => on.set(cx, value);
+      setOn = (value) => on.set(value);
       return widget({
         role: "switch",
         name: "Wi-Fi",
-        value: bind((rt) => (on.get(rt) ? "on" : "off")),
+        value: bind(() => (on.get() ? "on" : "off")),
         checked: on,
         expanded: true,
       });
@@ -243,9 +243,9 @@ Deno.test("leaf widgets", async (t) => {
     });
     const app = await render(root);
     await app.act(2, { action: "click" });
-    assert.equal(done!.get(app.app.rt), true);
+    assert.equal(done!.get(), true);
     assert.match(app.tree(), /checkbox "Done" #2 focused checked/);
-    done!.set(app.app.rt, false);
+    done!.set(false);
     await app.settle();
     assert.doesNotMatch(app.tree(), /checked/);
     await app.close();
@@ -327,9 +327,9 @@ Deno.test("leaf widgets", async (t) => {
 Deno.test("textField() secure: a bind() or memo that reads only secrets is accepted", async () => {
   const app = await render(component((cx) => {
     const password = cx.secret("hunter2-BOUND", { name: "password" });
-    const shown = cx.memo((rt) => password.get(rt).trim());
+    const shown = cx.memo(() => password.get().trim());
     return column(
-      textField({ label: "Via bind", value: bind((rt) => password.get(rt)) }).secure(),
+      textField({ label: "Via bind", value: bind(() => password.get()) }).secure(),
       textField({ label: "Via memo", value: shown }).secure(),
     );
   }));
@@ -362,8 +362,8 @@ Deno.test(".secure() needs a declared secret", async (t) => {
         const token = cx.secret("hunter2-TOKEN");
         const password = cx.signal("x", { name: "password" });
         const value = viaMemo
-          ? cx.memo((rt) => token.get(rt) + password.get(rt))
-          : bind((rt) => token.get(rt) + password.get(rt));
+          ? cx.memo(() => token.get() + password.get())
+          : bind(() => token.get() + password.get());
         return textField({ label: "Password", value }).secure();
       });
       await assert.rejects(
@@ -419,12 +419,12 @@ Deno.test(".secure() needs a declared secret", async (t) => {
       password = cx.secret("", { name: "password" });
       return column(
         textField({ label: "Password", value: password }).secure(),
-        button("Sync", () => {}).disabled(bind((rt) => password.get(rt) === "")),
-        text(bind((rt) => password.get(rt) === "" ? "No password" : "Password set")),
+        button("Sync", () => {}).disabled(bind(() => password.get() === "")),
+        text(bind(() => password.get() === "" ? "No password" : "Password set")),
       );
     }));
     assert.match(app.tree(), /button "Sync" #\d+ disabled/);
-    password.set(app.app.rt, "hunter2-SET");
+    password.set("hunter2-SET");
     await app.settle();
     assert.doesNotMatch(app.tree(), /disabled|hunter2/);
     assert.match(app.tree(), /text "Password set"/);
@@ -439,7 +439,7 @@ Deno.test(".secure() needs a declared secret", async (t) => {
     });
     const bound = component((cx) => {
       const token = cx.secret("hunter2-SHOWN");
-      return textField({ label: "Token", value: bind((rt) => token.get(rt)) });
+      return textField({ label: "Token", value: bind(() => token.get()) });
     });
     await assert.rejects(async () => await render(bound), {
       message: /^a secret's value would be shown by a property that is not secure: /,
@@ -453,7 +453,7 @@ Deno.test("a secret never shown on screen is secret from the start", async () =>
     const token = cx.secret("tok-SAVED-1234", { name: "sync token" });
     open = cx.signal(false, { name: "open" });
     return column(
-      button("Settings", (rt) => open.set(rt, true)),
+      button("Settings", () => open.set(true)),
       show(open, () => dialog("Settings", textField({ label: "Token", value: token }).secure())),
     );
   }));
@@ -462,7 +462,7 @@ Deno.test("a secret never shown on screen is secret from the start", async () =>
   const token = before.signals.find((signal) => signal.name === "sync token");
   assert.equal(token?.secret, true);
   assert.equal("value" in token!, false);
-  open.set(app.app.rt, true);
+  open.set(true);
   await app.settle();
   assert.match(app.tree(), /text_field "Token" #\d+ .*secure/);
   assert.doesNotMatch(JSON.stringify(app.snapshot()), /tok-SAVED/);
@@ -491,10 +491,10 @@ Deno.test(".disabled() on a row shows on every node in it, as it acts", async ()
     { message: 'the node is disabled; ui_wait with "state": "enabled" waits for it' },
   );
 
-  items.update(app.app.rt, (list) => list.push("b")); // a row mounted into the disabled row
+  items.update((list) => list.push("b")); // a row mounted into the disabled row
   assert.match(app.tree(), /button "Open b" #\d+ disabled/);
 
-  off.set(app.app.rt, false);
+  off.set(false);
   assert.doesNotMatch(app.tree(), / disabled/);
   await app.act(app.get({ name: "Open b" }).id, { action: "click" });
   await app.close();

@@ -61,8 +61,8 @@ const counter = () =>
   component((cx) => {
     const count = cx.signal(0);
     return column(
-      button("+1", (rt) => count.set(rt, count.get(rt) + 1)),
-      text(bind((rt) => `Count: ${count.get(rt)}`)),
+      button("+1", () => count.set(count.get() + 1)),
+      text(bind(() => `Count: ${count.get()}`)),
     );
   });
 
@@ -322,7 +322,7 @@ Deno.test("TerminalRenderer: secure fields show dots; disabled widgets look disa
     const secret = cx.secret("", { name: "secret" });
     return column(
       textField({ label: "Password", value: secret }).secure(),
-      button("Go", () => {}).disabled(bind((rt) => secret.get(rt) === "")),
+      button("Go", () => {}).disabled(bind(() => secret.get() === "")),
     );
   });
   const running = runInTerminal(root, { columns: 50, rows: 6 });
