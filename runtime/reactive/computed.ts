@@ -40,6 +40,7 @@ export class MemoNode<T> implements Consumer, Producer {
   readonly #owner: Owner;
   readonly #equals: (a: T, b: T) => boolean;
 
+  /** Creates a memo computing `fn`, owned by `owner`; it first computes when read. */
   constructor(owner: Owner, fn: () => T, equals: (a: T, b: T) => boolean = Object.is) {
     this.#owner = owner;
     this.runtime = owner.runtime;
@@ -108,6 +109,7 @@ export class EffectNode implements Consumer {
   readonly #owner: Owner;
   readonly #onError: (error: unknown) => void;
 
+  /** Creates an effect running `fn`, owned by `owner`; errors go to `onError`. Run it with `update()`. */
   constructor(owner: Owner, fn: () => void, onError: (error: unknown) => void) {
     this.#owner = owner;
     this.runtime = owner.runtime;
