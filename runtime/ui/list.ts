@@ -2,24 +2,29 @@
  * `list(items, render, key?)`: a list (role `list`) whose rows are `list_item`s. Rows are
  * keyed: when the items change, rows whose key remains keep their element, node ids and
  * state; new keys mount rows, gone keys unmount theirs (their tools and cleanups go too).
- * A row is named by its first text unless `rowLabel()` names it.
+ * A kept row whose item is a new value renders again, on the node ids it had where its
+ * shape allows. A row is named by its first text unless `rowLabel()` names it.
  *
  * @module
  */
 
+import { TextEditState } from "../input/text_edit.ts";
 import { disposeOwner, Owner, runWithOwner, untracked } from "../reactive/mod.ts";
+import type { Memo, Signal } from "../reactive/mod.ts";
+import { type Role, type SemanticNode, type SemanticTree, STATES } from "../semantics/mod.ts";
 import type { Element } from "./element.ts";
 import type { Rt } from "./rt.ts";
-import { follow, isReactive, type MountContext, type Prop, View } from "./view.ts";
-import type { Memo, Signal } from "../reactive/mod.ts";
+import { follow, type MountContext, type Prop, View } from "./view.ts";
+import { createElement, followName, WidgetView, withNodeSource } from "./widget_view.ts";
 
 /** What a list's items can be: an array, a binding, or a signal or memo of an array. */
 export type ListItems<T> = Prop<readonly T[]> | Signal<T[]> | Memo<T[]>;
-import { createElement, followName, WidgetView } from "./widget_view.ts";
 
 interface Row<T> {
   key: unknown;
+  /** The item the row shows: the one it was last rendered from. */
   item: T;
+  /** Owns what the last render made (its followers, cleanups, tools, the label). */
   owner: Owner;
   element: Element;
 }
@@ -60,8 +65,9 @@ export class ListView<T> extends WidgetView {
   /**
    * Names each row: `label` gets the row's item and returns its name, a string or a binding
    * that follows signals. Without it a row is named by its first text, as screen readers
-   * name it from its content. A string is worked out again when a kept row (same key) gets a
-   * new item value; a binding is made once, when the row mounts, and followed from then on.
+   * name it from its content. `label` runs each time the row renders, so the name follows
+   * the current item (a new item under the same key renders the row again); a binding it
+   * returns follows its signals in between.
    *
    * @example
    * ```ts ignore
@@ -100,21 +106,32 @@ export class ListView<T> extends WidgetView {
       return target === undefined ? undefined : target.state.row as Row<T>;
     };
 
-    const mountRow = (key: unknown, item: T, index: number): Row<T> => {
+    // Renders `item` into the row element, in a scope of its own that is returned.
+    const renderInto = (rowElement: Element, item: T, index: number): Owner => {
       const owner = new Owner(host.runtime, context.owner);
-      const rowElement = createElement({ host, owner }, "list_item", "list_item");
+      try {
+        runWithOwner(owner, () => {
+          if (this.#rowLabel !== undefined) {
+            followName({ host, owner }, rowElement, this.#rowLabel(item));
+          }
+          const view = this.#render(item, index);
+          if (!(view instanceof View)) {
+            throw new TypeError("list() needs a render function that returns a view");
+          }
+          rowElement.append(view.mount({ host, owner }));
+        });
+      } catch (error) {
+        disposeOwner(owner);
+        throw error;
+      }
+      return owner;
+    };
+
+    const mountRow = (key: unknown, item: T, index: number): Row<T> => {
+      const rowElement = createElement(context, "list_item", "list_item");
+      const owner = renderInto(rowElement, item, index);
       const row: Row<T> = { key, item, owner, element: rowElement };
       rowElement.state.row = row;
-      runWithOwner(owner, () => {
-        if (this.#rowLabel !== undefined) {
-          followName({ host, owner }, rowElement, this.#rowLabel(item));
-        }
-        const view = this.#render(item, index);
-        if (!(view instanceof View)) {
-          throw new TypeError("list() needs a render function that returns a view");
-        }
-        rowElement.append(view.mount({ host, owner }));
-      });
       rowElement.behavior = {
         focusable: true,
         activate: (rt) => select(row, rt),
@@ -136,12 +153,50 @@ export class ListView<T> extends WidgetView {
       return row;
     };
 
-    // A kept row whose item is a new value takes the name of the new item; a label that is a
-    // binding follows its signals on its own.
-    const relabel = (row: Row<T>, item: T) => {
-      if (this.#rowLabel === undefined) return;
-      const label = this.#rowLabel(item);
-      if (!isReactive(label)) host.tree.setName(row.element.node!, String(label));
+    // A kept row whose item is a new value renders again. The row's element and node stay
+    // (selection, focus on the row); its old nodes are offered to the new render by role, in
+    // the order they were made, so a row whose shape did not change keeps every node id.
+    const renderAgain = (row: Row<T>, item: T, index: number) => {
+      const old = [...row.element.children];
+      const focused = host.focused;
+      const focusInside = focused !== null && old.some((element) => contains(element, focused));
+      const typed = focusInside && focused.state.edit instanceof TextEditState
+        ? focused.state.edit.value
+        : undefined;
+      const pool = nodesOf(old);
+      const reused = new Set<SemanticNode>();
+      let next = 0;
+      const take = (role: Role): SemanticNode | undefined => {
+        for (let index = next; index < pool.length; index++) {
+          const node = pool[index]!;
+          if (node.role !== role) continue;
+          next = index + 1;
+          reused.add(node);
+          clearNode(host.tree, node);
+          return node;
+        }
+        return undefined;
+      };
+      disposeOwner(row.owner); // its tools and cleanups go before the new render makes its own
+      for (const element of old) host.elementRemoved(element); // focus falls back to the row
+      row.element.setChildren([]);
+      try {
+        row.owner = withNodeSource(take, () => renderInto(row.element, item, index));
+      } finally {
+        for (const element of old) retire(element);
+        for (const node of pool) if (!reused.has(node)) host.tree.remove(node);
+      }
+      if (!focusInside) return;
+      // Focus goes back to the element that took the focused node, if the new render has one.
+      const heir = findElement(row.element, (element) => element.node === focused.node);
+      if (heir === undefined || !heir.behavior.focusable) return;
+      host.focus(heir);
+      // What the user typed into a focused field stays, written through the field as typing.
+      const edit = heir.state.edit;
+      if (typed !== undefined && edit instanceof TextEditState && edit.value !== typed) {
+        edit.selectAll();
+        heir.behavior.insertText?.(typed, host.rt);
+      }
     };
 
     follow(context, this.#items as Prop<readonly T[]>, (items) => {
@@ -157,9 +212,12 @@ export class ListView<T> extends WidgetView {
           const count = seen.get(key) ?? 0;
           seen.set(key, count + 1);
           if (count > 0) key = `${String(key)}\u0000${count}`; // repeated keys stay distinct
-          const row = rows.get(key) ?? mountRow(key, item, index);
-          if (row.item !== item) relabel(row, item);
-          row.item = item;
+          let row = rows.get(key);
+          if (row === undefined) row = mountRow(key, item, index);
+          else if (!Object.is(row.item, item)) {
+            row.item = item;
+            renderAgain(row, item, index);
+          }
           next.set(key, row);
           order.push(row.element);
         });
@@ -178,8 +236,52 @@ export class ListView<T> extends WidgetView {
 }
 
 /**
- * A list with one row per item. `key` tells rows apart across changes (the item itself by
- * default); a row whose key stays keeps its element and node ids.
+ * A list with one row per item: `render(item, index)` makes a row's view, and `key` tells
+ * rows apart across changes (the item itself by default). A row always shows its current
+ * item:
+ *
+ * - A row whose key stays and whose item is the same value (`Object.is`: `===`, with `NaN`
+ *   equal to itself) is left alone, even when it moves: `render` does not run, and its
+ *   element, node ids and state (signals its components made, focus, selection) stay.
+ * - A row whose key stays but whose item is a new value (`{ id: 1, title: "new" }` in place
+ *   of `{ id: 1, title: "old" }`, as an immutable update makes) renders again: the old
+ *   render's cleanups run and its tools go, then `render` runs with the new item. The row's
+ *   `list_item` keeps its id, selection and focus. The new render takes the old nodes' ids
+ *   by role, in the order its nodes are made, so a row of the same shape keeps every id; a
+ *   node the new shape adds gets a new id and one it drops is gone. Signals the row's
+ *   components made start again (keep such state in the item, as a signal field, or outside
+ *   the list). Focus inside the row goes to the node that took the focused node's id, or to
+ *   the row; a focused text field keeps what was typed, written through the field as typing
+ *   (so into its signal, if it has one). A field without focus that holds its own text
+ *   starts from the new render.
+ * - A new key mounts a row, a gone key unmounts its row. Without a key function the item is
+ *   its own key, so a replaced item is a new row in its place.
+ *
+ * `index` is the item's position when the row rendered. A row costs its element and scope
+ * only: nothing per row follows the item. Replacing n items renders n rows again; to change
+ * one field often without rendering the row again, make that field a signal.
+ *
+ * @example A new item under the same key shows at once, on the same node ids
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Signal } from "../reactive/mod.ts";
+ * import { render } from "../testing.ts";
+ * import { component, list, row, text } from "./mod.ts";
+ * import { button } from "./widgets.ts";
+ *
+ * type Note = { id: number; title: string };
+ * let notes: Signal<Note[]> | undefined;
+ * const app = await render(component((cx) => {
+ *   notes = cx.signal<Note[]>([{ id: 1, title: "old" }]);
+ *   return list(notes, (note) => row(text(note.title), button("Open", () => {})), (note) => note.id);
+ * }));
+ * const open = app.get({ role: "button", name: "Open" }).id;
+ * notes!.set([{ id: 1, title: "new" }]);
+ * await app.settle();
+ * assert.equal(app.get({ role: "list_item" }).name, "new");
+ * assert.equal(app.get({ role: "button", name: "Open" }).id, open);
+ * await app.close();
+ * ```
  */
 export function list<T>(
   items: ListItems<T>,
@@ -192,4 +294,60 @@ export function list<T>(
     );
   }
   return new ListView(items, render, key);
+}
+
+/** True when `element` is `ancestor` or inside it. */
+function contains(ancestor: Element, element: Element): boolean {
+  for (let current: Element | null = element; current !== null; current = current.parent) {
+    if (current === ancestor) return true;
+  }
+  return false;
+}
+
+/** The first element under `root` (depth first) that `test` accepts. */
+function findElement(root: Element, test: (element: Element) => boolean): Element | undefined {
+  const stack = [...root.children].reverse();
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    if (test(element)) return element;
+    for (let index = element.children.length - 1; index >= 0; index--) {
+      stack.push(element.children[index]!);
+    }
+  }
+  return undefined;
+}
+
+/** The nodes of the elements' subtrees, parents before children: the order they were made. */
+function nodesOf(elements: readonly Element[]): SemanticNode[] {
+  const nodes: SemanticNode[] = [];
+  const stack = [...elements].reverse();
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    if (element.node !== null) nodes.push(element.node);
+    for (let index = element.children.length - 1; index >= 0; index--) {
+      stack.push(element.children[index]!);
+    }
+  }
+  return nodes;
+}
+
+/** Empties a node for a new element: detached, no children, no name, value or state. */
+function clearNode(tree: SemanticTree, node: SemanticNode): void {
+  const parent = node.parent;
+  if (parent !== null) tree.setChildren(parent, parent.children.filter((child) => child !== node));
+  tree.setChildren(node, []);
+  for (const state of STATES) tree.setState(node, state, false);
+  tree.setName(node, undefined);
+  tree.setValue(node, undefined);
+}
+
+/** Marks an element subtree as gone from the app, leaving its nodes to the caller. */
+function retire(element: Element): void {
+  element.parent = null;
+  const stack = [element];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    current.mounted = false;
+    stack.push(...current.children);
+  }
 }

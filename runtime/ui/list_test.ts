@@ -111,9 +111,13 @@ Deno.test("list() keyed rows", async (t) => {
     const before = idsByText(app);
     await set(["b:2", "a:1"]);
     assert.deepEqual(idsByText(app), before);
-    await set(["z:2"]); // key 2 stays: the row keeps its element, rendered from its first item
-    assert.deepEqual(events, ["cleanup a:1"]);
-    assert.deepEqual(rowsOf(app).map((row) => row.item), [before.get("b:2")![0]]);
+    // Key 2 stays with a new item: the row renders again and shows "z:2" (it used to keep
+    // showing "b:2"), on the same node ids since its shape did not change.
+    await set(["z:2"]);
+    assert.deepEqual(events, ["cleanup b:2", "cleanup a:1"]);
+    assert.deepEqual(idsByText(app), new Map([["z:2", before.get("b:2")!]]));
+    await app.act(before.get("b:2")![2]!, { action: "click" });
+    assert.deepEqual(events.at(-1), "open z:2", "the row's handlers see the new item");
     await app.close();
   });
 

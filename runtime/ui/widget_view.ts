@@ -6,13 +6,36 @@
  */
 
 import { cellWidth } from "../layout/cell_width.ts";
-import type { Role } from "../semantics/mod.ts";
+import type { Role, SemanticNode } from "../semantics/mod.ts";
 import { Element, type LayoutStyle, showDisabled } from "./element.ts";
 import { follow, type MountContext, type Prop, View } from "./view.ts";
 
+/**
+ * Where `createElement()` takes nodes from while `withNodeSource()` runs: a list row that
+ * renders again offers its old nodes, so what keeps its place keeps its id.
+ */
+let nodeSource: ((role: Role) => SemanticNode | undefined) | null = null;
+
+/**
+ * Runs `fn` (a mount) with `source` offering a node for each element with a role that is
+ * made; where it offers none, a new node is made as usual.
+ */
+export function withNodeSource<T>(
+  source: (role: Role) => SemanticNode | undefined,
+  fn: () => T,
+): T {
+  const previous = nodeSource;
+  nodeSource = source;
+  try {
+    return fn();
+  } finally {
+    nodeSource = previous;
+  }
+}
+
 /** Makes an element, with a semantic node when `role` is given. */
 export function createElement(context: MountContext, kind: string, role: Role | null): Element {
-  const node = role === null ? null : context.host.tree.createNode(role);
+  const node = role === null ? null : nodeSource?.(role) ?? context.host.tree.createNode(role);
   const element = new Element(kind, context.host, context.owner, node);
   context.host.registerElement(element);
   return element;
