@@ -189,11 +189,15 @@ export class ListView<T> extends WidgetView {
       if (!focusInside) return;
       // Focus goes back to the element that took the focused node, if the new render has one.
       const heir = findElement(row.element, (element) => element.node === focused.node);
-      if (heir === undefined || !heir.behavior.focusable) return;
+      if (heir === undefined || !heir.behavior.focusable || heir.effectivelyDisabled) return;
       host.focus(heir);
-      // What the user typed into a focused field stays, written through the field as typing.
+      // What the user typed into a focused field stays, written through the field as typing;
+      // never from a secure field into one that is not (that would show a password).
       const edit = heir.state.edit;
-      if (typed !== undefined && edit instanceof TextEditState && edit.value !== typed) {
+      if (
+        typed !== undefined && edit instanceof TextEditState && edit.value !== typed &&
+        heir.secure === focused.secure
+      ) {
         edit.selectAll();
         heir.behavior.insertText?.(typed, host.rt);
       }

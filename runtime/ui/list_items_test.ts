@@ -291,6 +291,57 @@ Deno.test("list() rows rendered again", async (t) => {
     await app.close();
   });
 
+  await t.step("typing in a secure field never moves into a field that is not", async () => {
+    let notes: Signal<{ id: number; locked: boolean }[]> | undefined;
+    const root = component((cx) => {
+      const password = cx.secret("", { name: "password" });
+      notes = cx.signal<{ id: number; locked: boolean }[]>([{ id: 1, locked: true }]);
+      return list(notes, (note) =>
+        row(
+          note.locked
+            ? textField({ label: "Password", value: password }).secure()
+            : textField({ label: "Password", value: "" }),
+        ), (note) => note.id);
+    });
+    const app = await render(root);
+    const [[, field]] = ids(app) as [number[]];
+    await app.userAct(field!, { action: "focus" });
+    await app.userAct(field!, { action: "type_text", text: "hunter2" });
+    notes!.set([{ id: 1, locked: false }]);
+    await app.settle();
+    assert.match(app.tree(), new RegExp(`text_field "Password" #${field} focused\\n`));
+    assert.doesNotMatch(app.tree(), /hunter2/);
+    await app.close();
+  });
+
+  await t.step("a list inside a row rendered again keeps the ids it can, and goes on", async () => {
+    type Card = { id: number; title: string; tags: Signal<string[]> };
+    let cards: Signal<Card[]> | undefined;
+    let makeTags: ((tags: string[]) => Signal<string[]>) | undefined;
+    const root = component((cx) => {
+      makeTags = (tags) => cx.signal(tags);
+      cards = cx.signal<Card[]>([{ id: 1, title: "card", tags: cx.signal(["x", "y"]) }]);
+      return list(
+        cards,
+        (card) => column(text(card.title), list(card.tags, (tag) => text(tag))),
+        (card) => card.id,
+      );
+    });
+    const app = await render(root);
+    const idsOf = () => app.query({}).map((match) => match.id);
+    const before = idsOf();
+    assert.ok(before.length >= 5, `the outer and inner rows: ${before}`);
+    const tags = makeTags!(["x", "y"]);
+    cards!.set([{ id: 1, title: "CARD", tags }]);
+    await app.settle();
+    assert.deepEqual(idsOf(), before, "the inner list and its rows keep their ids");
+    tags.set(["x", "y", "z"]); // the inner list goes on with the new item's signal
+    await app.settle();
+    const after = app.query({ role: "list_item" }).map((match) => match.name);
+    assert.deepEqual(after, ["CARD", "x", "y", "z"]);
+    await app.close();
+  });
+
   await t.step("rowLabel() follows the current item, as a string and as a binding", async () => {
     let notes: Signal<Note[]> | undefined;
     let mark: Signal<string> | undefined;
