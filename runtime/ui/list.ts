@@ -189,10 +189,11 @@ export class ListView<T> extends WidgetView {
       if (!focusInside) return;
       // Focus goes back to the element that took the focused node, if the new render has one.
       const heir = findElement(row.element, (element) => element.node === focused.node);
-      if (heir === undefined || !heir.behavior.focusable || heir.effectivelyDisabled) return;
-      host.focus(heir);
-      // What the user typed into a focused field stays, written through the field as typing;
-      // never from a secure field into one that is not (that would show a password).
+      if (heir === undefined) return;
+      if (heir.behavior.focusable && !heir.effectivelyDisabled) host.focus(heir);
+      // What the user typed into a focused field stays (even when the new render disables the
+      // field), written through the field as typing; never from a secure field into one that
+      // is not (that would show a password).
       const edit = heir.state.edit;
       if (
         typed !== undefined && edit instanceof TextEditState && edit.value !== typed &&
@@ -255,9 +256,10 @@ export class ListView<T> extends WidgetView {
  *   node the new shape adds gets a new id and one it drops is gone. Signals the row's
  *   components made start again (keep such state in the item, as a signal field, or outside
  *   the list). Focus inside the row goes to the node that took the focused node's id, or to
- *   the row; a focused text field keeps what was typed, written through the field as typing
- *   (so into its signal, if it has one). A field without focus that holds its own text
- *   starts from the new render.
+ *   the row when there is none or it is now disabled; a focused text field keeps what was
+ *   typed, written through the field as typing (so into its signal, if it has one), unless
+ *   it was secure and its heir is not. A field without focus that holds its own text starts
+ *   from the new render.
  * - A new key mounts a row, a gone key unmounts its row. Without a key function the item is
  *   its own key, so a replaced item is a new row in its place.
  *

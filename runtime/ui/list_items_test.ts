@@ -314,6 +314,27 @@ Deno.test("list() rows rendered again", async (t) => {
     await app.close();
   });
 
+  await t.step("focus does not go into a field the new render disables; typing stays", async () => {
+    let notes: Signal<Note[]> | undefined;
+    const root = component((cx) => {
+      notes = cx.signal<Note[]>([{ id: 1, title: "a", done: false }]);
+      return list(
+        notes,
+        (note) => row(textField({ label: "Title", value: note.title }).disabled(note.done)),
+        (note) => note.id,
+      );
+    });
+    const app = await render(root);
+    const [[item, field]] = ids(app) as [number[]];
+    await app.userAct(field!, { action: "focus" });
+    await app.userAct(field!, { action: "type_text", text: "!" });
+    notes!.set([{ id: 1, title: "b", done: true }]);
+    await app.settle();
+    assert.match(app.tree(), new RegExp(`list_item #${item} focused\\n`));
+    assert.match(app.tree(), new RegExp(`text_field "Title" #${field} value="a!" disabled\\n`));
+    await app.close();
+  });
+
   await t.step("a list inside a row rendered again keeps the ids it can, and goes on", async () => {
     type Card = { id: number; title: string; tags: Signal<string[]> };
     let cards: Signal<Card[]> | undefined;
