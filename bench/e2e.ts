@@ -22,8 +22,7 @@
 
 import { connectToApp } from "../runtime/agent/client.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
-import { type AppProcess, makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
-import { cpuSeconds, formatMiB, residentBytes } from "../tests/reliability/_proc.ts";
+import { cpuSeconds, formatMiB } from "../tests/reliability/_proc.ts";
 import {
   actRoundTrips,
   BURST_GAP_MS,
@@ -33,39 +32,16 @@ import {
   sleep,
   untilAppSelected,
 } from "./_act.ts";
+import { serverMemory, SETTLE_MS, withBenchApp } from "./_bench_process.ts";
 import { socketFloor, workerFloor } from "./_floor.ts";
-import { formatMs, median, summary } from "./_stats.ts";
+import { formatMs, summary } from "./_stats.ts";
 
-const APP = new URL("./_bench_app.ts", import.meta.url).pathname;
 const FIRST_CHECKBOX = { role: "checkbox", name: "Done" };
-/** How long an app is left alone after start-up before it is measured. */
-const SETTLE_MS = 3000;
 /** How long idle CPU is measured over. */
 const CPU_WINDOW_MS = 10_000;
 
 function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
   return (result.content as { type: string; text: string }[])[0]!.text;
-}
-
-/** Runs the bench app with `rows` rows (server on unless `mcp` is false) during `body`. */
-async function withBenchApp<T>(
-  rows: number,
-  options: { tick?: number; mcp?: boolean },
-  body: (app: AppProcess, runtimeDir: string) => Promise<T>,
-): Promise<T> {
-  const runtimeDir = await makeRuntimeDir();
-  const mcp = options.mcp ?? true;
-  const app = startApp(APP, {
-    env: { XDG_RUNTIME_DIR: runtimeDir },
-    args: [String(rows), String(options.tick ?? 0), ...(mcp ? [] : ["no-mcp"])],
-  });
-  try {
-    await app.waitFor(mcp ? /^MCP server listening / : /running headless/, 60000);
-    return await body(app, runtimeDir);
-  } finally {
-    await app.close();
-    await removeDir(runtimeDir);
-  }
 }
 
 /** Runs `body` with an MCP client connected to a bench app with `rows` rows. */
@@ -183,36 +159,12 @@ async function framesUnderReads(): Promise<void> {
   });
 }
 
-/** The median of a few RSS readings of `pid`, taken after it has been left alone a while. */
-async function settledRss(pid: number): Promise<number> {
-  await sleep(SETTLE_MS);
-  const readings: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    readings.push(await residentBytes(pid));
-    await sleep(200);
-  }
-  return median(readings);
-}
-
 async function memoryAdded(): Promise<void> {
   for (const rows of [100, 10000]) {
-    const off: number[] = [];
-    const on: number[] = [];
-    const afterRead: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      off.push(await withBenchApp(rows, { mcp: false }, (app) => settledRss(app.pid)));
-      await withBenchApp(rows, { mcp: true }, async (app) => {
-        on.push(await settledRss(app.pid));
-        const client = await connectToApp(await app.listening());
-        await client.callTool({ name: "ui_tree", arguments: {} });
-        await client.close();
-        afterRead.push(await settledRss(app.pid));
-      });
-    }
-    const [without, withServer, read] = [median(off), median(on), median(afterRead)];
+    const { without, withServer, afterRead } = await serverMemory(rows, 3);
     console.log(
       `memory the server adds, ${rows} rows: +${formatMiB(withServer - without)} idle, +${
-        formatMiB(read - without)
+        formatMiB(afterRead - without)
       } after an agent read the tree (RSS ${formatMiB(without)} without the server; medians of 3)`,
     );
   }
