@@ -1,14 +1,26 @@
 /**
  * A Testing-Library-style harness: render a component headless, read its tree, query nodes
- * and act on them exactly as agents do, without sockets.
+ * and act on them exactly as agents do, without sockets. `await using` closes the app when
+ * the block ends, also when an assertion throws.
  *
  * @example
- * ```ts ignore
- * const app = await render(counter, { title: "Counter" });
- * const [plus] = app.query({ role: "button", name: "+1" });
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bind, button, component, row, text } from "./mod.ts";
+ * import { render } from "./testing.ts";
+ *
+ * const counter = component((cx) => {
+ *   const count = cx.signal(0);
+ *   return row(
+ *     button("+1", () => count.set(count.get() + 1)),
+ *     text(bind(() => `Count: ${count.get()}`)),
+ *   );
+ * });
+ *
+ * await using app = await render(counter, { title: "Counter" });
+ * const plus = app.get({ role: "button", name: "+1" });
  * await app.act(plus.id, { action: "click" });
  * assert.match(app.tree(), /text "Count: 1"/);
- * await app.close();
  * ```
  *
  * @module
@@ -39,7 +51,10 @@ export interface RenderOptions {
   height?: number;
 }
 
-/** A rendered app under test. */
+/**
+ * A rendered app under test. Declare it with `await using` so that it is closed when the
+ * scope ends; `close()` does the same by hand and may be called more than once.
+ */
 export interface TestApp {
   /** The app itself, for what the harness does not wrap. */
   readonly app: App;
@@ -71,8 +86,10 @@ export interface TestApp {
   callTool(name: string, args?: Record<string, unknown>): Promise<string>;
   /** Runs pending frames until none is left (after async handlers, timers). */
   settle(): Promise<void>;
-  /** Unmounts the app: cleanups run, tools go. */
+  /** Unmounts the app: cleanups run, tools go. A second call does nothing. */
   close(): Promise<void>;
+  /** Closes the app when an `await using` declaration goes out of scope, as `close()` does. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** Renders `root` headless and returns a handle to drive it. */
@@ -136,6 +153,9 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
     close() {
       app.close();
       return Promise.resolve();
+    },
+    [Symbol.asyncDispose]() {
+      return testApp.close();
     },
   };
   return Promise.resolve(testApp);
