@@ -2,19 +2,20 @@
  * CrownUI for Deno: a reactive terminal UI whose semantic tree people, screen readers, tests
  * and AI agents all use. Build a root component, then `run()` it:
  *
- * ```ts ignore
- * import { AppConfig, bind, button, component, row, run, text } from "./runtime/mod.ts";
+ * ```ts
+ * import { AppConfig, bind, button, component, row, run, text } from "@crownui/runtime";
  *
- * await run(
- *   component((cx) => {
- *     const count = cx.signal(0, { name: "count" });
- *     return row(
- *       button("+1", () => count.set(count.get() + 1)),
- *       text(bind(() => `Count: ${count.get()}`)),
- *     );
- *   }),
- *   new AppConfig("Counter").mcp(true),
- * );
+ * const counter = component((cx) => {
+ *   const count = cx.signal(0, { name: "count" });
+ *   return row(
+ *     button("+1", () => count.set(count.get() + 1)),
+ *     text(bind(() => `Count: ${count.get()}`)),
+ *   );
+ * });
+ *
+ * // With `deno run` this takes over the terminal; under `deno test --doc` it is not the main
+ * // module, so the example is type-checked and defines the app without running it.
+ * if (import.meta.main) await run(counter, new AppConfig("Counter").mcp(true));
  * ```
  *
  * @module

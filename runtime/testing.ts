@@ -6,8 +6,8 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { bind, button, component, row, text } from "./mod.ts";
- * import { render } from "./testing.ts";
+ * import { bind, button, component, row, text } from "@crownui/runtime";
+ * import { render } from "@crownui/runtime/testing";
  *
  * const counter = component((cx) => {
  *   const count = cx.signal(0);

@@ -37,8 +37,10 @@ function crc32(bytes: Uint8Array): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pngProblem } from "./png.ts";
- * pngProblem("aGVsbG8="); // "it does not start with the PNG signature"
+ * assert.equal(pngProblem("aGVsbG8="), "it does not start with the PNG signature");
+ * assert.equal(pngProblem("not base64!"), "it is not valid base64");
  * ```
  */
 export function pngProblem(data: string): string | null {

@@ -67,6 +67,7 @@ function assertFunction(fn: unknown, method: string, example: string): void {
  *
  * @example Reading and writing
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Owner, ReactiveRuntime, Signal } from "./mod.ts";
  *
  * const owner = new Owner(new ReactiveRuntime(), null); // in an app: cx.signal(0)
@@ -74,7 +75,8 @@ function assertFunction(fn: unknown, method: string, example: string): void {
  * count.set(count.get() + 1);
  * const notes = new Signal<string[]>(owner, []);
  * notes.update((list) => list.push("first"));
- * console.assert(count.get() === 1 && notes.with((list) => list.length) === 1);
+ * assert.equal(count.get(), 1);
+ * assert.deepEqual(notes.get(), ["first"]);
  * ```
  */
 export class Signal<T> {

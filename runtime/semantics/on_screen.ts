@@ -33,12 +33,13 @@ const EVERYWHERE: Bounds = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { childPlace, SemanticNode } from "./mod.ts";
  * const window = new SemanticNode(1, "window");
  * window.bounds = { x: 0, y: 0, width: 80, height: 24 };
  * const below = new SemanticNode(2, "button");
  * below.bounds = { x: 0, y: 30, width: 8, height: 1 };
- * console.assert(!childPlace(childPlace(null, window), below).onScreen);
+ * assert.equal(childPlace(childPlace(null, window), below).onScreen, false);
  * ```
  */
 export function childPlace(parent: ScreenPlace | null, child: SemanticNode): ScreenPlace {

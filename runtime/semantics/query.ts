@@ -173,10 +173,12 @@ export function nodeMatch(node: SemanticNode): NodeMatch {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findNodes, SemanticTree } from "./mod.ts";
  * const tree = new SemanticTree("Notes");
  * const found = findNodes(tree.root, { role: "window", state: "enabled" }, (id) => tree.get(id));
- * console.assert(found.nodes[0]?.name === "Notes" && found.more === undefined);
+ * assert.equal(found.nodes[0]?.name, "Notes");
+ * assert.equal(found.more, undefined);
  * ```
  */
 export function findNodes(

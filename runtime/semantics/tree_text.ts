@@ -31,8 +31,9 @@ const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER.source, "g");
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { quoteAppText } from "./tree_text.ts";
- * console.assert(quoteAppText("a\u202eb") === '"a\\u202eb"');
+ * assert.equal(quoteAppText("a\u202eb"), '"a\\u202eb"');
  * ```
  */
 export function quoteAppText(text: string): string {

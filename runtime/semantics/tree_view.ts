@@ -72,8 +72,9 @@ function wholeNumber(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseTreeView } from "./tree_view.ts";
- * console.assert(parseTreeView({ root: 7, depth: 1 }).depth === 1);
+ * assert.equal(parseTreeView({ root: 7, depth: 1 }).depth, 1);
  * ```
  */
 export function parseTreeView(args: Record<string, unknown>): TreeView {
@@ -265,15 +266,16 @@ function nextInOrder(open: readonly [Entry, number][]): Entry | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatTreeView, SemanticTree } from "./mod.ts";
  * const tree = new SemanticTree("Notes");
  * const list = tree.createNode("list");
  * tree.setChildren(tree.root, [list]);
  * tree.setChildren(list, Array.from({ length: 5 }, () => tree.createNode("list_item")));
- * const text = formatTreeView(tree.root, { maxBytes: 100 });
- * if (text !== 'window "Notes" #1\n list #2\n  list_item #3\n  … 4 more items: ui_tree {"root":2,"from":1}\n') {
- *   throw new Error(text);
- * }
+ * assert.equal(
+ *   formatTreeView(tree.root, { maxBytes: 100 }),
+ *   'window "Notes" #1\n list #2\n  list_item #3\n  … 4 more items: ui_tree {"root":2,"from":1}\n',
+ * );
  * ```
  */
 export function formatTreeView(root: SemanticNode, view: TreeView = {}): string {

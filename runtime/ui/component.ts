@@ -60,10 +60,21 @@ export class Cx {
    * bound to it. Reading it to decide another node's state (a button disabled while it is
    * empty) is allowed.
    *
-   * @example
-   * ```ts ignore
-   * const password = cx.secret(savedToken, { name: "sync password" });
-   * textField({ label: "Sync password", value: password }).secure();
+   * @example A secure field bound to a secret, and a button that reads it
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { bind, button, column, component, textField } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(component((cx) => {
+   *   const password = cx.secret("hunter2", { name: "sync password" });
+   *   return column(
+   *     textField({ label: "Sync password", value: password }).secure(),
+   *     button("Sync", () => {}).disabled(bind(() => password.get() === "")),
+   *   );
+   * }));
+   * assert.doesNotMatch(app.tree(), /hunter2/);
+   * assert.doesNotMatch(JSON.stringify(app.snapshot()), /hunter2/);
    * ```
    */
   secret<T>(initial: T, options: Omit<SignalOptions<T>, "secret"> = {}): Signal<T> {
@@ -108,14 +119,29 @@ export class Cx {
    * `run` runs, with each problem's path (`invalid arguments: title: expected string,
    * received number`). Returns the tool.
    *
-   * @example
-   * ```ts ignore
-   * cx.tool({
-   *   name: "add_note",
-   *   description: "Adds a note at the end of the list",
-   *   input: z.object({ title: z.string().min(1) }),
-   *   run: (rt, { title }) => addNote(rt, title),
-   * });
+   * @example A tool that adds a note; a title that is not a string never reaches `run`
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { z } from "zod";
+   * import { bind, component, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(component((cx) => {
+   *   const notes = cx.signal<string[]>([]);
+   *   cx.tool({
+   *     name: "add_note",
+   *     description: "Adds a note at the end of the list",
+   *     input: z.object({ title: z.string().min(1) }),
+   *     run: (_rt, { title }) => {
+   *       notes.update((list) => list.push(title));
+   *       return { count: notes.with((list) => list.length) };
+   *     },
+   *   });
+   *   return text(bind(() => `${notes.with((list) => list.length)} notes`));
+   * }));
+   * assert.equal(await app.callTool("add_note", { title: "Milk" }), `{"count":1}`);
+   * await assert.rejects(app.callTool("add_note", { title: 3 }), /invalid arguments: title/);
+   * assert.equal(app.get({ role: "text" }).name, "1 notes");
    * ```
    */
   tool<Args extends Record<string, unknown>>(options: ToolOptions<Args>): AppTool {
@@ -162,12 +188,23 @@ function describe(value: unknown): string {
  * Makes a component from a setup function. The setup runs once each time the component
  * mounts; a component is itself a view, so components nest.
  *
- * @example
- * ```ts ignore
+ * @example Two mounts of one component, each with its own count
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bind, button, component, row, text } from "@crownui/runtime";
+ * import { render } from "@crownui/runtime/testing";
+ *
  * const counter = component((cx) => {
  *   const count = cx.signal(0);
- *   return row(button("+1", () => count.set(count.get() + 1)), text(bind(() => `${count.get()}`)));
+ *   return row(
+ *     button("+1", () => count.set(count.get() + 1)),
+ *     text(bind(() => `${count.get()}`)),
+ *   );
  * });
+ * await using app = await render(row(counter, counter));
+ * const [first] = app.query({ role: "button", name: "+1" });
+ * await app.act(first!.id, { action: "click" });
+ * assert.deepEqual(app.query({ role: "text" }).map((match) => match.name), ["1", "0"]);
  * ```
  */
 export function component(setup: (cx: Cx) => View): Component {

@@ -69,10 +69,22 @@ export class ListView<T> extends WidgetView {
    * the current item (a new item under the same key renders the row again); a binding it
    * returns follows its signals in between.
    *
-   * @example
-   * ```ts ignore
-   * list(notes, (note) => row(checkbox("Done", note.done), button("Open", open)), (note) => note.id)
-   *   .rowLabel((note) => note.title);
+   * @example Rows named by their note's title, not by their first text
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { button, checkbox, component, list, row } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * type Note = { id: number; title: string; done: boolean };
+   * await using app = await render(component((cx) => {
+   *   const notes = cx.signal<Note[]>([{ id: 1, title: "Milk", done: false }]);
+   *   return list(
+   *     notes,
+   *     (note) => row(checkbox("Done", note.done), button("Open", () => {})),
+   *     (note) => note.id,
+   *   ).rowLabel((note) => note.title);
+   * }));
+   * assert.equal(app.get({ role: "list_item" }).name, "Milk");
    * ```
    */
   rowLabel(label: (item: T) => Prop<string>): this {

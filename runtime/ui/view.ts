@@ -39,9 +39,22 @@ export class Binding<T> {
  * Makes a reactive value a view property can follow. The function runs again, and the
  * property updates, whenever a signal it read changes.
  *
- * @example
- * ```ts ignore
- * text(bind(() => `${notes.with((list) => list.length)} notes`));
+ * @example A count that follows a list
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bind, button, column, component, text } from "@crownui/runtime";
+ * import { render } from "@crownui/runtime/testing";
+ *
+ * await using app = await render(component((cx) => {
+ *   const notes = cx.signal(["first"]);
+ *   return column(
+ *     button("Add", () => notes.update((list) => list.push("more"))),
+ *     text(bind(() => `${notes.with((list) => list.length)} notes`)),
+ *   );
+ * }));
+ * assert.equal(app.get({ role: "text" }).name, "1 notes");
+ * await app.act(app.get({ role: "button", name: "Add" }).id, { action: "click" });
+ * assert.equal(app.get({ role: "text" }).name, "2 notes");
  * ```
  */
 export function bind<T>(fn: (rt: Rt) => T): Binding<T> {
