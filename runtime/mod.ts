@@ -21,24 +21,57 @@
  * @module
  */
 
-export * from "./ui/mod.ts";
-export { ToolArgumentsError, type ToolInput, type ToolOptions, typedTool } from "./ui/tools.ts";
+// What an app author builds with and names. The classes the view functions return live in
+// the ./widgets entry (runtime/widgets.ts); the reactive graph under signals and memos (its
+// nodes, owners and runtime) is exported from no entry. tests/public_surface_test.ts pins both.
+
+// Components, bindings and the handle handlers receive.
+export { Component, component, Cx } from "./ui/component.ts";
+export { bind, Binding, type Prop, View } from "./ui/view.ts";
+export { Rt, type RtHost } from "./ui/rt.ts";
+
+// Views: the functions an app calls (their classes and modifiers: ./widgets).
 export {
-  type Consumer,
-  type ConsumerState,
-  Memo,
-  type Owner,
-  type Producer,
-  type ReactiveRuntime,
-  type Readable,
-  Signal,
-  type SignalNode,
-  type SignalOptions,
-} from "./reactive/mod.ts";
+  button,
+  checkbox,
+  type Handler,
+  heading,
+  slider,
+  type SliderOptions,
+  text,
+  textField,
+  type TextFieldOptions,
+  widget,
+  type WidgetOptions,
+} from "./ui/widgets.ts";
+export { column, dialog, menu, menuItem, row, scrollView } from "./ui/containers.ts";
+export { list, type ListItems } from "./ui/list.ts";
+export { show } from "./ui/show.ts";
+
+// Signals and memos.
+export { Memo, type Readable, Signal, type SignalOptions } from "./reactive/signal.ts";
+
+// App tools.
+export {
+  AppTool,
+  type JsonSchema,
+  ToolArgumentsError,
+  type ToolHandler,
+  type ToolInput,
+  type ToolOptions,
+  ToolRegistry,
+  typedTool,
+} from "./ui/tools.ts";
+
+// Running an app, and embedding one.
 export { AppConfig, type AppSettings } from "./app/config.ts";
 export { App, type AppOptions, type FrameTiming } from "./app/app.ts";
 export type { Renderer, RenderSource } from "./app/renderer.ts";
+export { HeadlessRenderer } from "./render/headless.ts";
+export { chooseRenderer, run } from "./run.ts";
 export { type InspectSnapshot, inspectSnapshot, type SignalSnapshot } from "./app/inspect.ts";
+
+// Actions and keybinds.
 export {
   type Action,
   ActionError,
@@ -47,6 +80,8 @@ export {
   type InputEnv,
 } from "./input/action.ts";
 export { type Keybind, parseKeybind } from "./input/keybind.ts";
+
+// The semantic tree agents and screen readers read.
 export {
   type Bounds,
   type LayoutEntry,
@@ -62,5 +97,3 @@ export {
   type TreeJson,
   type TreeUpdate,
 } from "./semantics/mod.ts";
-export { HeadlessRenderer } from "./render/headless.ts";
-export { chooseRenderer, run } from "./run.ts";

@@ -67,6 +67,12 @@ export class App implements Host, InputEnv {
   /** The window title. */
   readonly title: string;
   readonly tree: SemanticTree;
+  /**
+   * The reactive runtime of the app's signals, memos and effects. The reactive graph is no
+   * part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
   readonly runtime: ReactiveRuntime;
   readonly tools: ToolRegistry = new ToolRegistry();
   readonly rt: Rt;

@@ -65,7 +65,12 @@ export interface Behavior {
 export interface Host {
   /** The app's semantic tree: elements with a role keep their node in it. */
   readonly tree: SemanticTree;
-  /** The reactive runtime the app's signals, memos and effects belong to. */
+  /**
+   * The reactive runtime the app's signals, memos and effects belong to. The reactive graph is
+   * no part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
   readonly runtime: ReactiveRuntime;
   /** The app tools components register. */
   readonly tools: ToolRegistry;
@@ -108,7 +113,12 @@ export class Element {
   readonly kind: string;
   /** The app the element is mounted in. */
   readonly host: Host;
-  /** The reactive scope its bindings live in. */
+  /**
+   * The reactive scope its bindings live in. The reactive graph is no part of the package's
+   * API, so its docs leave this out.
+   *
+   * @ignore
+   */
   readonly owner: Owner;
   /** The parent element; null for the window element and one not appended yet or detached. */
   parent: Element | null = null;

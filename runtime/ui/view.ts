@@ -14,7 +14,12 @@ import type { Rt } from "./rt.ts";
 export interface MountContext {
   /** The app the view is mounted in. */
   readonly host: Host;
-  /** The scope that owns the signals, effects and cleanups the view creates. */
+  /**
+   * The scope that owns the signals, effects and cleanups the view creates. The reactive graph
+   * is no part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
   readonly owner: Owner;
 }
 
