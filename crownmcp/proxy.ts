@@ -363,18 +363,24 @@ export class CrownProxy {
       if (text.trim() !== "") this.#stdio?.writeMessage(parseErrorMessage("not JSON"));
       return;
     }
-    if (isPlainObject(value) && value.jsonrpc === "2.0") {
-      const message = value as Message;
-      if (this.#forwards(message)) {
-        this.#forward(message as AgentRequest, line);
-        return;
+    // The envelope is checked as before (the SDK's schemas, under a microsecond): a request
+    // the app would refuse with an id-less parse error is refused here, where its sender can
+    // be told.
+    if (!isJsonRpcMessage(value)) {
+      if (!looksLikeResponse(value)) {
+        this.#stdio?.writeMessage(parseErrorMessage("not a JSON-RPC 2.0 message"));
       }
-      if (message.method === "notifications/cancelled" && this.#cancelForwarded(message)) return;
+      return;
     }
-    if (isJsonRpcMessage(value)) this.#serverSide?.onmessage?.(value);
-    else if (!looksLikeResponse(value)) {
-      this.#stdio?.writeMessage(parseErrorMessage("not a JSON-RPC 2.0 message"));
+    const message = value as Message;
+    if (this.#forwards(message)) {
+      this.#forward(message as AgentRequest, line);
+      return;
     }
+    if (message.method === "notifications/cancelled" && this.#cancelForwarded(message, line)) {
+      return;
+    }
+    this.#serverSide?.onmessage?.(value);
   }
 
   /**
@@ -494,7 +500,7 @@ export class CrownProxy {
    * (with the agent's reason) and the request is forgotten, unanswered. Returns false for a
    * request the SDK's server handles.
    */
-  #cancelForwarded(message: Message): boolean {
+  #cancelForwarded(message: Message, line: Uint8Array): boolean {
     const requestId = message.params?.requestId;
     if (!isRequestId(requestId)) return false;
     if (this.#held.has(requestId)) {
@@ -508,7 +514,7 @@ export class CrownProxy {
     clearTimeout(entry.timer);
     selection!.pending.delete(sentId);
     selection!.link.send(
-      new TextEncoder().encode(
+      sentId === requestId ? line : new TextEncoder().encode(
         JSON.stringify({ ...message, params: { ...message.params, requestId: sentId } }) + "\n",
       ),
     );

@@ -1152,3 +1152,42 @@ Deno.test("crownmcp forwards the app's lines as the app wrote them; ids never co
     }
   });
 });
+
+Deno.test("crownmcp refuses an id still in progress; the first request keeps its own", async () => {
+  await withScene(async (scene) => {
+    const app = await scene.app(CANCEL_APP);
+    const agent = rawCrownmcp(scene.runtimeDir);
+    try {
+      await handshake(agent, 1);
+      let listed = 100;
+      await until(async () => {
+        const id = ++listed;
+        await agent.send({ jsonrpc: "2.0", id, method: "tools/list" });
+        const { tools } = JSON.parse(await responseLine(agent.reader, id)).result;
+        return tools.some((tool: { name: string }) => tool.name === "wait");
+      }, "the wait tool through crownmcp");
+      const call = { jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "wait" } };
+      await agent.send(call);
+      await app.process.waitFor(new RegExp(`^${WAIT_STARTED}$`));
+      await agent.send(call); // the same id while the first call is still open
+      const refused = JSON.parse(await responseLine(agent.reader, 42));
+      assert.equal(refused.error?.code, -32600, JSON.stringify(refused));
+      assert.match(refused.error.message, /id 42 is in use by a request still in progress/);
+      // The first call is still the app's to finish: cancelling it reaches the app.
+      await agent.send({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 42, reason: "enough" },
+      });
+      await app.process.waitFor(new RegExp(`^${WAIT_CANCELLED}: enough$`));
+      await agent.send({ jsonrpc: "2.0", id: 43, method: "tools/list" });
+      await responseLine(agent.reader, 43);
+      const answers = agent.reader.lines.filter((line) =>
+        line !== "" && JSON.parse(line).id === 42
+      );
+      assert.equal(answers.length, 1, answers.join("\n"));
+    } finally {
+      await agent.close();
+    }
+  });
+});
