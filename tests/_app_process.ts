@@ -86,6 +86,22 @@ export async function makeRuntimeDir(prefix = "crownui-test-"): Promise<string> 
   return directory;
 }
 
+/** A runtime directory that removes itself, and everything in it, when its scope ends. */
+export interface RuntimeDir extends AsyncDisposable {
+  /** The directory's path. */
+  readonly path: string;
+}
+
+/**
+ * Makes a fresh runtime directory as `makeRuntimeDir()` does, for `await using`: at the end of
+ * the scope it is removed as `removeDir()` removes it, after what was declared later in the
+ * scope (an app that uses it, say) has been closed.
+ */
+export async function runtimeDir(prefix?: string): Promise<RuntimeDir> {
+  const path = await makeRuntimeDir(prefix);
+  return { path, [Symbol.asyncDispose]: () => removeDir(path) };
+}
+
 /** Removes a temporary directory and everything in it; never throws. */
 export async function removeDir(directory: string): Promise<void> {
   try {
@@ -159,8 +175,11 @@ export function startApp(script: string, options: StartOptions = {}): AppProcess
   return new AppProcess(child);
 }
 
-/** One app running as a child process, its standard error read line by line. */
-export class AppProcess {
+/**
+ * One app running as a child process, its standard error read line by line. Declared with
+ * `await using`, it is closed (killed and waited for) when the scope ends.
+ */
+export class AppProcess implements AsyncDisposable {
   readonly pid: number;
   readonly status: Promise<Deno.CommandStatus>;
   readonly #child: Deno.ChildProcess;
@@ -298,6 +317,11 @@ export class AppProcess {
   async close(): Promise<void> {
     this.kill("SIGKILL");
     await this.exit();
+  }
+
+  /** Closes the process when an `await using` declaration goes out of scope, as `close()` does. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 }
 

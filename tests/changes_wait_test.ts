@@ -23,9 +23,8 @@ import { button, column, component, list, row, scrollView, text } from "../runti
 import {
   callTool,
   connect,
-  makeRuntimeDir,
   nodeId,
-  removeDir,
+  runtimeDir,
   startApp,
   type ToolText,
   withTimeout,
@@ -90,8 +89,8 @@ function changeText(receipt: Receipt): string {
 }
 
 Deno.test("the app's own server: changes, receipts and waits from the worker", async (t) => {
-  const runtimeDir = await makeRuntimeDir();
-  const app = startApp(FIXTURE, { env: { XDG_RUNTIME_DIR: runtimeDir } });
+  await using runtime = await runtimeDir();
+  await using app = startApp(FIXTURE, { env: { XDG_RUNTIME_DIR: runtime.path } });
   let client: Client | null = null;
   try {
     client = await connect(await app.listening());
@@ -264,20 +263,18 @@ Deno.test("the app's own server: changes, receipts and waits from the worker", a
     });
   } finally {
     await client?.close();
-    await app.close();
-    await removeDir(runtimeDir);
   }
 });
 
 Deno.test("an in-process server over AppHost: receipts, free waits, cancellation", async (t) => {
-  const dir = await makeRuntimeDir();
-  const app = await render(changesApp(), { title: CHANGES_TITLE });
+  await using dir = await runtimeDir();
+  await using app = await render(changesApp(), { title: CHANGES_TITLE });
   const host = new AppHost(app.app);
   const uid = getuid();
   const server = new McpServer({
     host,
     gate: new SameUserGate(uid),
-    socketPath: socketPathFor(join(dir, "crownui"), CHANGES_TITLE, 1),
+    socketPath: socketPathFor(join(dir.path, "crownui"), CHANGES_TITLE, 1),
     log: () => {},
   });
   await server.start();
@@ -330,13 +327,11 @@ Deno.test("an in-process server over AppHost: receipts, free waits, cancellation
   } finally {
     await client.close();
     await server.stop();
-    await app.close();
-    await removeDir(dir);
   }
 });
 
 Deno.test("a scroll is one summary line in the receipt, not a line per row", async () => {
-  const dir = await makeRuntimeDir();
+  await using dir = await runtimeDir();
   const rows = component((cx) => {
     const items = cx.signal(Array.from({ length: 60 }, (_, index) => `Row ${index}`));
     return column(
@@ -344,11 +339,11 @@ Deno.test("a scroll is one summary line in the receipt, not a line per row", asy
       scrollView(list(items, (item) => row(text(item), button("Open", () => {})))),
     );
   });
-  const app = await render(rows, { title: "Rows", width: 40, height: 12 });
+  await using app = await render(rows, { title: "Rows", width: 40, height: 12 });
   const server = new McpServer({
     host: new AppHost(app.app),
     gate: new SameUserGate(getuid()),
-    socketPath: socketPathFor(join(dir, "crownui"), "Rows", 2),
+    socketPath: socketPathFor(join(dir.path, "crownui"), "Rows", 2),
     log: () => {},
   });
   await server.start();
@@ -367,8 +362,6 @@ Deno.test("a scroll is one summary line in the receipt, not a line per row", asy
   } finally {
     await client.close();
     await server.stop();
-    await app.close();
-    await removeDir(dir);
   }
 });
 

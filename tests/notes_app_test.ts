@@ -20,149 +20,137 @@ async function act(
 }
 
 Deno.test("Notes app: its tree shows every part, loaded from a file's contents", async () => {
-  const app = await render(notesApp({ initial: TWO_NOTES }), {
+  await using app = await render(notesApp({ initial: TWO_NOTES }), {
     title: "Notes",
     width: 100,
     height: 30,
   });
-  try {
-    assert.equal(
-      app.tree(),
-      [
-        `window "Notes" #1`,
-        ` text_field "Title" #2 value="Half typed"`,
-        ` button "Add" #3`,
-        ` menu "Menu" #4 collapsed`,
-        ` text "2 notes, 1 done" #5`,
-        ` scroll_view "Notes" #6`,
-        `  list #7`,
-        `   list_item "Buy milk" #8`,
-        `    checkbox "Done" #9`,
-        `    button "Delete" #11`,
-        `   list_item "Walk the dog" #12`,
-        `    checkbox "Done" #13 checked`,
-        `    button "Delete" #15`,
-        ``,
-      ].join("\n"),
-    );
-    assert.deepEqual(app.tools().map((tool) => [tool.name, tool.isDestructive]), [
-      ["note_count", false],
-      ["add_note", false],
-      ["delete_note", true],
-    ]);
-  } finally {
-    await app.close();
-  }
+  assert.equal(
+    app.tree(),
+    [
+      `window "Notes" #1`,
+      ` text_field "Title" #2 value="Half typed"`,
+      ` button "Add" #3`,
+      ` menu "Menu" #4 collapsed`,
+      ` text "2 notes, 1 done" #5`,
+      ` scroll_view "Notes" #6`,
+      `  list #7`,
+      `   list_item "Buy milk" #8`,
+      `    checkbox "Done" #9`,
+      `    button "Delete" #11`,
+      `   list_item "Walk the dog" #12`,
+      `    checkbox "Done" #13 checked`,
+      `    button "Delete" #15`,
+      ``,
+    ].join("\n"),
+  );
+  assert.deepEqual(app.tools().map((tool) => [tool.name, tool.isDestructive]), [
+    ["note_count", false],
+    ["add_note", false],
+    ["delete_note", true],
+  ]);
 });
 
 Deno.test("Notes app: the person's way and the agent's tools change the same notes", async (t) => {
-  const app = await render(notesApp(), { title: "Notes", width: 100, height: 30 });
-  try {
-    await t.step("type a title, press Enter: the note is added and the field cleared", async () => {
-      await act(app, { name: "Title" }, { action: "type_text", text: "Buy milk" });
-      await act(app, { name: "Title" }, { action: "press_key", keybind: "Enter" });
-      assert.match(app.tree(), /list_item "Buy milk"/);
-      assert.match(line(app, `text_field "Title"`), /^text_field "Title" #2 focused$/);
-    });
-    await t.step(
-      "the Add button adds what the field holds; an empty title adds nothing",
-      async () => {
-        await act(app, { name: "Add" }, { action: "click" });
-        assert.equal(line(app, "done"), `text "1 note, 0 done" #5`);
-        await act(app, { name: "Title" }, { action: "type_text", text: "Call mum" });
-        await act(app, { name: "Add" }, { action: "click" });
-        assert.match(line(app, "done"), /"2 notes, 0 done"/);
-      },
+  await using app = await render(notesApp(), { title: "Notes", width: 100, height: 30 });
+  await t.step("type a title, press Enter: the note is added and the field cleared", async () => {
+    await act(app, { name: "Title" }, { action: "type_text", text: "Buy milk" });
+    await act(app, { name: "Title" }, { action: "press_key", keybind: "Enter" });
+    assert.match(app.tree(), /list_item "Buy milk"/);
+    assert.match(line(app, `text_field "Title"`), /^text_field "Title" #2 focused$/);
+  });
+  await t.step(
+    "the Add button adds what the field holds; an empty title adds nothing",
+    async () => {
+      await act(app, { name: "Add" }, { action: "click" });
+      assert.equal(line(app, "done"), `text "1 note, 0 done" #5`);
+      await act(app, { name: "Title" }, { action: "type_text", text: "Call mum" });
+      await act(app, { name: "Add" }, { action: "click" });
+      assert.match(line(app, "done"), /"2 notes, 0 done"/);
+    },
+  );
+  await t.step("note_count, add_note and delete_note", async () => {
+    assert.equal(await app.callTool("note_count"), `{"count":2,"done":0}`);
+    assert.equal(
+      await app.callTool("add_note", { title: "  From an agent " }),
+      `{"count":3,"done":0}`,
     );
-    await t.step("note_count, add_note and delete_note", async () => {
-      assert.equal(await app.callTool("note_count"), `{"count":2,"done":0}`);
-      assert.equal(
-        await app.callTool("add_note", { title: "  From an agent " }),
-        `{"count":3,"done":0}`,
-      );
-      assert.match(app.tree(), /list_item "From an agent"/);
-      await assert.rejects(() => app.callTool("add_note", { title: "   " }), /needs a title/);
-      assert.equal(
-        await app.callTool("delete_note", { title: "Buy milk" }),
-        `{"count":2,"done":0}`,
-      );
-      await assert.rejects(
-        () => app.callTool("delete_note", { title: "Nope" }),
-        /no note titled "Nope"/,
-      );
-    });
-    await t.step("Done and Delete on a row; the count follows", async () => {
-      const [firstDone] = app.query({ role: "checkbox", name: "Done" });
-      await app.act(firstDone!.id, { action: "click" }, app.revision);
-      assert.equal(await app.callTool("note_count"), `{"count":2,"done":1}`);
-      const [firstDelete] = app.query({ role: "button", name: "Delete" });
-      await app.act(firstDelete!.id, { action: "click" }, app.revision);
-      assert.match(line(app, "done"), /"1 note, 0 done"/);
-      assert.doesNotMatch(app.tree(), /Call mum/);
-    });
-    await t.step("the menu's Delete done notes removes the done ones", async () => {
-      await app.act(app.get({ role: "checkbox" }).id, { action: "click" }, app.revision);
-      await act(app, { role: "menu" }, { action: "click" });
-      await act(app, { name: "Delete done notes" }, { action: "click" });
-      assert.match(line(app, "done"), /"0 notes, 0 done"/);
-    });
-  } finally {
-    await app.close();
-  }
+    assert.match(app.tree(), /list_item "From an agent"/);
+    await assert.rejects(() => app.callTool("add_note", { title: "   " }), /needs a title/);
+    assert.equal(
+      await app.callTool("delete_note", { title: "Buy milk" }),
+      `{"count":2,"done":0}`,
+    );
+    await assert.rejects(
+      () => app.callTool("delete_note", { title: "Nope" }),
+      /no note titled "Nope"/,
+    );
+  });
+  await t.step("Done and Delete on a row; the count follows", async () => {
+    const [firstDone] = app.query({ role: "checkbox", name: "Done" });
+    await app.act(firstDone!.id, { action: "click" }, app.revision);
+    assert.equal(await app.callTool("note_count"), `{"count":2,"done":1}`);
+    const [firstDelete] = app.query({ role: "button", name: "Delete" });
+    await app.act(firstDelete!.id, { action: "click" }, app.revision);
+    assert.match(line(app, "done"), /"1 note, 0 done"/);
+    assert.doesNotMatch(app.tree(), /Call mum/);
+  });
+  await t.step("the menu's Delete done notes removes the done ones", async () => {
+    await app.act(app.get({ role: "checkbox" }).id, { action: "click" }, app.revision);
+    await act(app, { role: "menu" }, { action: "click" });
+    await act(app, { name: "Delete done notes" }, { action: "click" });
+    assert.match(line(app, "done"), /"0 notes, 0 done"/);
+  });
 });
 
 Deno.test("Notes app: the settings dialog, its secure field and its own tools", async (t) => {
-  const app = await render(notesApp({ initial: TWO_NOTES }), {
+  await using app = await render(notesApp({ initial: TWO_NOTES }), {
     title: "Notes",
     width: 100,
     height: 30,
   });
-  try {
-    await t.step("opened from the menu, it registers its tools", async () => {
-      await act(app, { role: "menu" }, { action: "click" });
-      await act(app, { name: "Settings" }, { action: "click" });
-      assert.match(app.tree(), /dialog "Settings"/);
-      assert.match(line(app, `text_field "Sync password"`), /secure/);
-      assert.match(line(app, `button "Sync"`), /disabled/);
-      assert.deepEqual(app.tools().map((tool) => tool.name).slice(3), [
-        "sync_status",
-        "close_settings",
-      ]);
-      assert.equal(
-        await app.callTool("sync_status"),
-        `{"passwordSet":false,"lastSync":"Not synced yet"}`,
-      );
-    });
-    await t.step("an agent may not type the password; the person may, and Sync wakes", async () => {
-      const password = app.get({ name: "Sync password" });
-      await assert.rejects(
-        () => app.act(password.id, { action: "type_text", text: "x" }, app.revision),
-        /holds a secret/,
-      );
-      await app.userAct(password.id, { action: "type_text", text: "correct horse" });
-      assert.doesNotMatch(line(app, `button "Sync"`), /disabled/);
-      assert.doesNotMatch(JSON.stringify(app.snapshot()), /correct horse/);
-      await act(app, { name: "Sync" }, { action: "click" });
-      assert.match(app.tree(), /text "Synced 2 notes at \d\d:\d\d:\d\d"/);
-    });
-    await t.step("close_settings closes it, and its tools go with it", async () => {
-      assert.equal(await app.callTool("close_settings"), `{"closed":true}`);
-      assert.doesNotMatch(app.tree(), /dialog/);
-      assert.deepEqual(app.tools().map((tool) => tool.name), [
-        "note_count",
-        "add_note",
-        "delete_note",
-      ]);
-    });
-    await t.step("Escape closes it too", async () => {
-      await act(app, { role: "menu" }, { action: "click" });
-      await act(app, { name: "Settings" }, { action: "click" });
-      await act(app, { role: "dialog" }, { action: "press_key", keybind: "Escape" });
-      assert.doesNotMatch(app.tree(), /dialog/);
-    });
-  } finally {
-    await app.close();
-  }
+  await t.step("opened from the menu, it registers its tools", async () => {
+    await act(app, { role: "menu" }, { action: "click" });
+    await act(app, { name: "Settings" }, { action: "click" });
+    assert.match(app.tree(), /dialog "Settings"/);
+    assert.match(line(app, `text_field "Sync password"`), /secure/);
+    assert.match(line(app, `button "Sync"`), /disabled/);
+    assert.deepEqual(app.tools().map((tool) => tool.name).slice(3), [
+      "sync_status",
+      "close_settings",
+    ]);
+    assert.equal(
+      await app.callTool("sync_status"),
+      `{"passwordSet":false,"lastSync":"Not synced yet"}`,
+    );
+  });
+  await t.step("an agent may not type the password; the person may, and Sync wakes", async () => {
+    const password = app.get({ name: "Sync password" });
+    await assert.rejects(
+      () => app.act(password.id, { action: "type_text", text: "x" }, app.revision),
+      /holds a secret/,
+    );
+    await app.userAct(password.id, { action: "type_text", text: "correct horse" });
+    assert.doesNotMatch(line(app, `button "Sync"`), /disabled/);
+    assert.doesNotMatch(JSON.stringify(app.snapshot()), /correct horse/);
+    await act(app, { name: "Sync" }, { action: "click" });
+    assert.match(app.tree(), /text "Synced 2 notes at \d\d:\d\d:\d\d"/);
+  });
+  await t.step("close_settings closes it, and its tools go with it", async () => {
+    assert.equal(await app.callTool("close_settings"), `{"closed":true}`);
+    assert.doesNotMatch(app.tree(), /dialog/);
+    assert.deepEqual(app.tools().map((tool) => tool.name), [
+      "note_count",
+      "add_note",
+      "delete_note",
+    ]);
+  });
+  await t.step("Escape closes it too", async () => {
+    await act(app, { role: "menu" }, { action: "click" });
+    await act(app, { name: "Settings" }, { action: "click" });
+    await act(app, { role: "dialog" }, { action: "press_key", keybind: "Escape" });
+    assert.doesNotMatch(app.tree(), /dialog/);
+  });
 });
 
 Deno.test("Notes app: every change is saved, and a saved file loads back", async () => {
