@@ -70,7 +70,10 @@ interface Served {
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   /** Connects another SDK client (closed with the harness). */
   connect(token?: string): Promise<Client>;
+  /** Closes the clients, stops the server, closes the app and removes the directory; once. */
   close(): Promise<void>;
+  /** Closes the harness when an `await using` declaration goes out of scope. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 async function serve(
@@ -102,6 +105,15 @@ async function serve(
   const client = options.connect === false
     ? (null as unknown as Client)
     : await connect(options.token);
+  const close = async () => {
+    for (const each of clients) await each.close();
+    await server.stop();
+    await app.close();
+    restoreLog();
+    await Deno.remove(dir, { recursive: true });
+  };
+  let closing: Promise<void> | undefined;
+  const closeOnce = () => closing ??= close();
   return {
     app,
     probe,
@@ -117,13 +129,8 @@ async function serve(
       return result;
     },
     connect,
-    async close() {
-      for (const each of clients) await each.close();
-      await server.stop();
-      await app.close();
-      restoreLog();
-      await Deno.remove(dir, { recursive: true });
-    },
+    close: closeOnce,
+    [Symbol.asyncDispose]: closeOnce,
   };
 }
 
@@ -246,320 +253,304 @@ const initializeLine = JSON.stringify({
 }) + "\n";
 
 Deno.test("McpServer lists tools", async (t) => {
-  const served = await serve();
-  try {
-    const { tools } = await served.client.listTools();
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  await using served = await serve();
+  const { tools } = await served.client.listTools();
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
-    await t.step("tools/list gives the five built-ins first, then the app tools in order", () => {
-      assert.deepEqual(tools.map((tool) => tool.name), [...BUILTIN_NAMES, ...APP_TOOL_NAMES]);
-    });
+  await t.step("tools/list gives the five built-ins first, then the app tools in order", () => {
+    assert.deepEqual(tools.map((tool) => tool.name), [...BUILTIN_NAMES, ...APP_TOOL_NAMES]);
+  });
 
-    await t.step("tools/list marks the built-in read tools readOnlyHint: true", () => {
-      for (const name of ["ui_tree", "ui_query", "ui_wait", "ui_screenshot", "inspect_snapshot"]) {
-        assert.equal(byName.get(name)?.annotations?.readOnlyHint, true, name);
-      }
-      assert.equal(byName.get("ui_act")?.annotations?.readOnlyHint, false);
-    });
+  await t.step("tools/list marks the built-in read tools readOnlyHint: true", () => {
+    for (const name of ["ui_tree", "ui_query", "ui_wait", "ui_screenshot", "inspect_snapshot"]) {
+      assert.equal(byName.get(name)?.annotations?.readOnlyHint, true, name);
+    }
+    assert.equal(byName.get("ui_act")?.annotations?.readOnlyHint, false);
+  });
 
-    await t.step("tools/list marks app tools destructiveHint: false unless destructive", () => {
-      for (const name of ["note_count", "plain_text", "fails", "echo"]) {
-        assert.equal(byName.get(name)?.annotations?.destructiveHint, false, name);
-        const schema = byName.get(name)!.inputSchema as { properties?: Record<string, unknown> };
-        assert.equal(schema.properties?.confirm, undefined, name);
-      }
-      const deleteAll = byName.get("delete_all")!;
-      assert.equal(deleteAll.annotations?.destructiveHint, true);
-      assert.deepEqual(deleteAll.inputSchema.required, ["confirm"]);
-      assert.deepEqual(Object.keys(deleteAll.inputSchema.properties ?? {}), ["scope", "confirm"]);
-    });
+  await t.step("tools/list marks app tools destructiveHint: false unless destructive", () => {
+    for (const name of ["note_count", "plain_text", "fails", "echo"]) {
+      assert.equal(byName.get(name)?.annotations?.destructiveHint, false, name);
+      const schema = byName.get(name)!.inputSchema as { properties?: Record<string, unknown> };
+      assert.equal(schema.properties?.confirm, undefined, name);
+    }
+    const deleteAll = byName.get("delete_all")!;
+    assert.equal(deleteAll.annotations?.destructiveHint, true);
+    assert.deepEqual(deleteAll.inputSchema.required, ["confirm"]);
+    assert.deepEqual(Object.keys(deleteAll.inputSchema.properties ?? {}), ["scope", "confirm"]);
+  });
 
-    await t.step("tools/list shows a name registered twice once, as the later tool", async () => {
-      assert.equal(tools.filter((tool) => tool.name === "echo").length, 1);
-      assert.equal(byName.get("echo")?.description, "The second echo");
-      assert.deepEqual(unwrap(await served.call("echo")), { version: 2 });
-    });
-  } finally {
-    await served.close();
-  }
+  await t.step("tools/list shows a name registered twice once, as the later tool", async () => {
+    assert.equal(tools.filter((tool) => tool.name === "echo").length, 1);
+    assert.equal(byName.get("echo")?.description, "The second echo");
+    assert.deepEqual(unwrap(await served.call("echo")), { version: 2 });
+  });
 });
 
 Deno.test("McpServer reads the tree", async (t) => {
-  const served = await serve();
-  try {
-    await t.step(
-      "ui_tree wraps the revision and the tree text as untrusted app content",
-      async () => {
-        const result = await served.call("ui_tree");
-        const content = unwrap(result) as { revision: number; tree: string };
-        assert.deepEqual(Object.keys(content), ["revision", "tree"]);
-        assert.equal(content.revision, served.app.revision);
-        assert.equal(content.tree, served.app.tree());
-        assert.match(content.tree, /^window "Agent Test" #1\n text "Count: 0" #\d+\n/);
-        assert.match(content.tree, /\n text_field "Sync password" #\d+ secure\n/);
-        assert.match(content.tree, /\n button "Locked" #\d+ disabled\n/);
-      },
-    );
+  await using served = await serve();
+  await t.step(
+    "ui_tree wraps the revision and the tree text as untrusted app content",
+    async () => {
+      const result = await served.call("ui_tree");
+      const content = unwrap(result) as { revision: number; tree: string };
+      assert.deepEqual(Object.keys(content), ["revision", "tree"]);
+      assert.equal(content.revision, served.app.revision);
+      assert.equal(content.tree, served.app.tree());
+      assert.match(content.tree, /^window "Agent Test" #1\n text "Count: 0" #\d+\n/);
+      assert.match(content.tree, /\n text_field "Sync password" #\d+ secure\n/);
+      assert.match(content.tree, /\n button "Locked" #\d+ disabled\n/);
+    },
+  );
 
-    await t.step(
-      "ui_tree gives one line per node: a name cannot forge a line or an id",
-      async () => {
-        const { tree } = unwrap(await served.call("ui_tree")) as { tree: string };
-        const lines = tree.slice(0, -1).split("\n");
-        const nodes = [...served.app.app.tree.walk()];
-        assert.equal(lines.length, nodes.length);
-        const line =
-          /^ *[a-z_]+(?: "(?:[^"\\]|\\.)*")? #(\d+)(?: value="(?:[^"\\]|\\.)*")?(?: [a-z]+)*$/;
-        const ids = lines.map((text) => {
-          const match = line.exec(text);
-          assert.ok(match, `not a node line: ${text}`);
-          return Number(match[1]);
-        });
-        assert.deepEqual(ids, nodes.map((node) => node.id));
-        assert.ok(!ids.includes(99));
-        const forged = lines.filter((text) => text.includes("Pay"));
-        assert.equal(forged.length, 1);
-        const forgedId = idOf(served, { name: FORGED_NAME });
-        assert.equal(forged[0], ` text ${JSON.stringify(FORGED_NAME)} #${forgedId}`);
-        assert.equal(forged[0], ` text "x\\n  button \\"Pay\\" #99" #${forgedId}`);
-      },
-    );
-
-    await t.step("ui_query finds nodes by role and whole name, with path and states", async () => {
-      const result = unwrap(await served.call("ui_query", { role: "button", name: "Add" }));
-      assert.deepEqual(result, {
-        revision: served.app.revision,
-        nodes: [{
-          id: idOf(served, { name: "Add" }),
-          role: "button",
-          name: "Add",
-          path: `window "Agent Test" > button "Add"`,
-          states: [],
-        }],
+  await t.step(
+    "ui_tree gives one line per node: a name cannot forge a line or an id",
+    async () => {
+      const { tree } = unwrap(await served.call("ui_tree")) as { tree: string };
+      const lines = tree.slice(0, -1).split("\n");
+      const nodes = [...served.app.app.tree.walk()];
+      assert.equal(lines.length, nodes.length);
+      const line =
+        /^ *[a-z_]+(?: "(?:[^"\\]|\\.)*")? #(\d+)(?: value="(?:[^"\\]|\\.)*")?(?: [a-z]+)*$/;
+      const ids = lines.map((text) => {
+        const match = line.exec(text);
+        assert.ok(match, `not a node line: ${text}`);
+        return Number(match[1]);
       });
-      const partial = unwrap(await served.call("ui_query", { name: "Ad" })) as { nodes: [] };
-      assert.deepEqual(partial.nodes, []);
-    });
+      assert.deepEqual(ids, nodes.map((node) => node.id));
+      assert.ok(!ids.includes(99));
+      const forged = lines.filter((text) => text.includes("Pay"));
+      assert.equal(forged.length, 1);
+      const forgedId = idOf(served, { name: FORGED_NAME });
+      assert.equal(forged[0], ` text ${JSON.stringify(FORGED_NAME)} #${forgedId}`);
+      assert.equal(forged[0], ` text "x\\n  button \\"Pay\\" #99" #${forgedId}`);
+    },
+  );
 
-    await t.step("ui_query matches text as a substring of the name or value", async () => {
-      const { nodes } = unwrap(await served.call("ui_query", { text: "notes" })) as {
-        nodes: { name: string }[];
-      };
-      assert.deepEqual(nodes.map((node) => node.name), ["2 notes"]);
+  await t.step("ui_query finds nodes by role and whole name, with path and states", async () => {
+    const result = unwrap(await served.call("ui_query", { role: "button", name: "Add" }));
+    assert.deepEqual(result, {
+      revision: served.app.revision,
+      nodes: [{
+        id: idOf(served, { name: "Add" }),
+        role: "button",
+        name: "Add",
+        path: `window "Agent Test" > button "Add"`,
+        states: [],
+      }],
     });
+    const partial = unwrap(await served.call("ui_query", { name: "Ad" })) as { nodes: [] };
+    assert.deepEqual(partial.nodes, []);
+  });
 
-    await t.step("ui_query never matches a secure node's value", async () => {
-      for (const text of [AGENT_SECRET, "hunter2"]) {
-        const { nodes } = unwrap(await served.call("ui_query", { text })) as { nodes: [] };
-        assert.deepEqual(nodes, [], text);
-      }
-    });
+  await t.step("ui_query matches text as a substring of the name or value", async () => {
+    const { nodes } = unwrap(await served.call("ui_query", { text: "notes" })) as {
+      nodes: { name: string }[];
+    };
+    assert.deepEqual(nodes.map((node) => node.name), ["2 notes"]);
+  });
 
-    await t.step("ui_query refuses an unknown role and unknown keys", async () => {
+  await t.step("ui_query never matches a secure node's value", async () => {
+    for (const text of [AGENT_SECRET, "hunter2"]) {
+      const { nodes } = unwrap(await served.call("ui_query", { text })) as { nodes: [] };
+      assert.deepEqual(nodes, [], text);
+    }
+  });
+
+  await t.step("ui_query refuses an unknown role and unknown keys", async () => {
+    assert.match(
+      errorOf(await served.call("ui_query", { role: "Button" })),
+      /unknown role "Button"/,
+    );
+    assert.match(
+      errorOf(await served.call("ui_query", { colour: "red" })),
+      /^invalid arguments: ui_query takes role, name, text, within, state and limit, got colour/,
+    );
+    assert.match(
+      errorOf(await served.call("ui_query", { name: 3 })),
+      /^invalid arguments: name must be a string/,
+    );
+  });
+
+  await t.step("inspect_snapshot and ui_screenshot take no arguments", async () => {
+    for (const name of ["inspect_snapshot", "ui_screenshot"]) {
       assert.match(
-        errorOf(await served.call("ui_query", { role: "Button" })),
-        /unknown role "Button"/,
+        errorOf(await served.call(name, { depth: 2 })),
+        new RegExp(`^invalid arguments: ${name} takes no arguments, got depth`),
       );
-      assert.match(
-        errorOf(await served.call("ui_query", { colour: "red" })),
-        /^invalid arguments: ui_query takes role, name, text, within, state and limit, got colour/,
-      );
-      assert.match(
-        errorOf(await served.call("ui_query", { name: 3 })),
-        /^invalid arguments: name must be a string/,
-      );
-    });
+    }
+  });
 
-    await t.step("inspect_snapshot and ui_screenshot take no arguments", async () => {
-      for (const name of ["inspect_snapshot", "ui_screenshot"]) {
-        assert.match(
-          errorOf(await served.call(name, { depth: 2 })),
-          new RegExp(`^invalid arguments: ${name} takes no arguments, got depth`),
-        );
-      }
+  await t.step("inspect_snapshot wraps the tree, layout, signals and frames", async () => {
+    const snapshot = unwrap(await served.call("inspect_snapshot")) as {
+      revision: number;
+      signals: { name: string; secret: boolean; value?: unknown }[];
+      layout: { id: number }[];
+    };
+    assert.deepEqual(Object.keys(snapshot), ["revision", "tree", "layout", "signals", "frames"]);
+    assert.equal(snapshot.revision, served.app.revision);
+    assert.equal(snapshot.layout.length, served.app.app.tree.size);
+    const password = snapshot.signals.find((signal) => signal.name === "sync password");
+    assert.deepEqual(password && { secret: password.secret, has: "value" in password }, {
+      secret: true,
+      has: false,
     });
+    const count = snapshot.signals.find((signal) => signal.name === "count");
+    assert.equal(count?.value, 0);
+  });
 
-    await t.step("inspect_snapshot wraps the tree, layout, signals and frames", async () => {
-      const snapshot = unwrap(await served.call("inspect_snapshot")) as {
-        revision: number;
-        signals: { name: string; secret: boolean; value?: unknown }[];
-        layout: { id: number }[];
-      };
-      assert.deepEqual(Object.keys(snapshot), ["revision", "tree", "layout", "signals", "frames"]);
-      assert.equal(snapshot.revision, served.app.revision);
-      assert.equal(snapshot.layout.length, served.app.app.tree.size);
-      const password = snapshot.signals.find((signal) => signal.name === "sync password");
-      assert.deepEqual(password && { secret: password.secret, has: "value" in password }, {
-        secret: true,
-        has: false,
-      });
-      const count = snapshot.signals.find((signal) => signal.name === "count");
-      assert.equal(count?.value, 0);
-    });
+  await t.step("ui_screenshot is an error until the compositor offers screenshots", async () => {
+    assert.match(errorOf(await served.call("ui_screenshot")), /^screenshots are not available/);
+  });
 
-    await t.step("ui_screenshot is an error until the compositor offers screenshots", async () => {
-      assert.match(errorOf(await served.call("ui_screenshot")), /^screenshots are not available/);
-    });
-
-    await t.step("an unknown tool is an error that says to list the tools", async () => {
-      assert.match(errorOf(await served.call("nope")), /^unknown tool "nope": call tools\/list/);
-    });
-  } finally {
-    await served.close();
-  }
+  await t.step("an unknown tool is an error that says to list the tools", async () => {
+    assert.match(errorOf(await served.call("nope")), /^unknown tool "nope": call tools\/list/);
+  });
 });
 
 Deno.test("McpServer acts", async (t) => {
-  const served = await serve();
-  try {
-    await t.step("ui_act answers {ok, revision} unwrapped and the changes wrapped", async () => {
-      const before = served.app.revision;
-      const result = await act(served, idOf(served, { name: "Add" }), { action: "click" }, before);
-      assert.notEqual(result.isError, true);
-      const count = idOf(served, { name: "Count: 1" });
-      const receipt = JSON.parse(textOf(result));
-      assert.deepEqual(Object.keys(receipt), ["ok", "revision", "changes"]);
-      assert.equal(receipt.ok, true);
-      assert.equal(receipt.revision, before + 1);
-      assert.deepEqual(Object.keys(receipt.changes), ["untrusted_app_content", "note"]);
-      assert.ok(
-        receipt.changes.untrusted_app_content.includes(`~ text "Count: 1" #${count}\n`),
-        receipt.changes.untrusted_app_content,
-      );
-      assert.equal(served.app.revision, before + 1);
-      assert.ok(served.app.query({ name: "Count: 1" }).length === 1, served.app.tree());
-    });
+  await using served = await serve();
+  await t.step("ui_act answers {ok, revision} unwrapped and the changes wrapped", async () => {
+    const before = served.app.revision;
+    const result = await act(served, idOf(served, { name: "Add" }), { action: "click" }, before);
+    assert.notEqual(result.isError, true);
+    const count = idOf(served, { name: "Count: 1" });
+    const receipt = JSON.parse(textOf(result));
+    assert.deepEqual(Object.keys(receipt), ["ok", "revision", "changes"]);
+    assert.equal(receipt.ok, true);
+    assert.equal(receipt.revision, before + 1);
+    assert.deepEqual(Object.keys(receipt.changes), ["untrusted_app_content", "note"]);
+    assert.ok(
+      receipt.changes.untrusted_app_content.includes(`~ text "Count: 1" #${count}\n`),
+      receipt.changes.untrusted_app_content,
+    );
+    assert.equal(served.app.revision, before + 1);
+    assert.ok(served.app.query({ name: "Count: 1" }).length === 1, served.app.tree());
+  });
 
-    await t.step("ui_act at an old revision is refused with the contract's message", async () => {
-      const now = served.app.revision;
-      const result = await act(served, idOf(served, { name: "Add" }), { action: "click" }, now - 1);
-      assert.equal(errorOf(result), staleRevisionMessage(now));
+  await t.step("ui_act at an old revision is refused with the contract's message", async () => {
+    const now = served.app.revision;
+    const result = await act(served, idOf(served, { name: "Add" }), { action: "click" }, now - 1);
+    assert.equal(errorOf(result), staleRevisionMessage(now));
+    assert.equal(
+      errorOf(result),
+      `stale revision: the tree is now at revision ${now}; read ui_tree again and retry`,
+    );
+    assert.equal(served.app.revision, now);
+    assert.equal(served.app.query({ name: "Count: 1" }).length, 1);
+  });
+
+  await t.step("ui_act on an unknown id says so", async () => {
+    assert.equal(
+      errorOf(await act(served, 9999, { action: "click" })),
+      "no node with id 9999; read ui_tree again",
+    );
+  });
+
+  await t.step("ui_act on a disabled node is refused and its handler never runs", async () => {
+    const locked = idOf(served, { name: "Locked" });
+    for (const action of [{ action: "click" }, { action: "focus" }, { action: "hover" }]) {
       assert.equal(
-        errorOf(result),
-        `stale revision: the tree is now at revision ${now}; read ui_tree again and retry`,
+        errorOf(await act(served, locked, action)),
+        'the node is disabled; ui_wait with "state": "enabled" waits for it',
       );
-      assert.equal(served.app.revision, now);
-      assert.equal(served.app.query({ name: "Count: 1" }).length, 1);
-    });
+    }
+    assert.equal(served.probe.lockedClicks, 0);
+  });
 
-    await t.step("ui_act on an unknown id says so", async () => {
-      assert.equal(
-        errorOf(await act(served, 9999, { action: "click" })),
-        "no node with id 9999; read ui_tree again",
-      );
-    });
+  await t.step("ui_act may not type or press keys on a secure node", async () => {
+    const secure = idOf(served, { name: "Sync password" });
+    const revision = served.app.revision;
+    for (
+      const action of [
+        { action: "type_text", text: "x" },
+        { action: "press_key", keybind: "Ctrl+A" },
+        { action: "press_key", keybind: "Backspace" },
+      ]
+    ) {
+      const message = errorOf(await act(served, secure, action));
+      assert.ok(message.startsWith("the node holds a secret"), message);
+    }
+    assert.equal(served.app.revision, revision);
+  });
 
-    await t.step("ui_act on a disabled node is refused and its handler never runs", async () => {
-      const locked = idOf(served, { name: "Locked" });
-      for (const action of [{ action: "click" }, { action: "focus" }, { action: "hover" }]) {
-        assert.equal(
-          errorOf(await act(served, locked, action)),
-          'the node is disabled; ui_wait with "state": "enabled" waits for it',
-        );
-      }
-      assert.equal(served.probe.lockedClicks, 0);
-    });
+  await t.step("ui_act refuses an unknown action, saying which exist", async () => {
+    const message = errorOf(
+      await act(served, idOf(served, { name: "Add" }), { action: "explode" }),
+    );
+    assert.ok(message.startsWith(`unknown action "explode"`), message);
+    assert.match(
+      message,
+      /click, double_click, hover, focus, type_text, press_key, scroll, drag/,
+    );
+  });
 
-    await t.step("ui_act may not type or press keys on a secure node", async () => {
-      const secure = idOf(served, { name: "Sync password" });
-      const revision = served.app.revision;
-      for (
-        const action of [
-          { action: "type_text", text: "x" },
-          { action: "press_key", keybind: "Ctrl+A" },
-          { action: "press_key", keybind: "Backspace" },
-        ]
-      ) {
-        const message = errorOf(await act(served, secure, action));
-        assert.ok(message.startsWith("the node holds a secret"), message);
-      }
-      assert.equal(served.app.revision, revision);
-    });
-
-    await t.step("ui_act refuses an unknown action, saying which exist", async () => {
-      const message = errorOf(
-        await act(served, idOf(served, { name: "Add" }), { action: "explode" }),
-      );
-      assert.ok(message.startsWith(`unknown action "explode"`), message);
-      assert.match(
-        message,
-        /click, double_click, hover, focus, type_text, press_key, scroll, drag/,
-      );
-    });
-
-    await t.step("ui_act refuses invalid arguments, saying what was expected", async () => {
-      const add = idOf(served, { name: "Add" });
-      const revision = served.app.revision;
-      const cases: [Record<string, unknown>, RegExp][] = [
-        [{ revision, action: { action: "click" } }, /id must be a whole number and is required/],
-        [{ id: String(add), revision, action: { action: "click" } }, /id must be a whole number/],
-        [{ id: add, action: { action: "click" } }, /revision must be a whole number/],
-        [{ id: add, revision }, /action is required, as in \{"action": "click"\}/],
-        [{ id: add, revision, action: "click" }, /action must be an object/],
-        [{ id: add, revision, action: { action: "type_text" } }, /type_text needs "text"/],
-        [
-          { id: add, revision, action: { action: "scroll", delta: { x: 1 } } },
-          /scroll needs "delta"/,
-        ],
-      ];
-      for (const [args, expected] of cases) {
-        const message = errorOf(await served.call("ui_act", args));
-        assert.ok(message.startsWith("invalid arguments: "), message);
-        assert.match(message, expected);
-      }
-      assert.equal(served.app.revision, revision);
-    });
-  } finally {
-    await served.close();
-  }
+  await t.step("ui_act refuses invalid arguments, saying what was expected", async () => {
+    const add = idOf(served, { name: "Add" });
+    const revision = served.app.revision;
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ revision, action: { action: "click" } }, /id must be a whole number and is required/],
+      [{ id: String(add), revision, action: { action: "click" } }, /id must be a whole number/],
+      [{ id: add, action: { action: "click" } }, /revision must be a whole number/],
+      [{ id: add, revision }, /action is required, as in \{"action": "click"\}/],
+      [{ id: add, revision, action: "click" }, /action must be an object/],
+      [{ id: add, revision, action: { action: "type_text" } }, /type_text needs "text"/],
+      [
+        { id: add, revision, action: { action: "scroll", delta: { x: 1 } } },
+        /scroll needs "delta"/,
+      ],
+    ];
+    for (const [args, expected] of cases) {
+      const message = errorOf(await served.call("ui_act", args));
+      assert.ok(message.startsWith("invalid arguments: "), message);
+      assert.match(message, expected);
+    }
+    assert.equal(served.app.revision, revision);
+  });
 });
 
 Deno.test("McpServer calls app tools", async (t) => {
-  const served = await serve();
-  try {
-    await t.step("an app tool's JSON result arrives parsed inside the wrapper", async () => {
+  await using served = await serve();
+  await t.step("an app tool's JSON result arrives parsed inside the wrapper", async () => {
+    assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
+  });
+
+  await t.step("a result that is not JSON arrives as a JSON string", async () => {
+    const result = await served.call("plain_text");
+    assert.equal(unwrap(result), PLAIN_TEXT);
+    assert.ok(textOf(result).includes(JSON.stringify(PLAIN_TEXT)));
+  });
+
+  await t.step("a handler that throws gives a tool error with its message", async () => {
+    const message = errorOf(await served.call("fails"));
+    const parsed = JSON.parse(message);
+    assert.deepEqual(parsed, {
+      untrusted_app_content: { error: FAILURE_MESSAGE },
+      note: UNTRUSTED_NOTE,
+    });
+  });
+
+  await t.step(
+    "a destructive tool without confirm: true is refused; its handler never runs",
+    async () => {
+      for (const args of [{}, { confirm: false }, { confirm: "true" }, { scope: "all" }]) {
+        const message = errorOf(await served.call("delete_all", args));
+        assert.equal(message, confirmMessage("delete_all"));
+        assert.match(message, /ask the user for approval/);
+        assert.ok(message.includes(`"confirm": true`), message);
+      }
+      assert.deepEqual(served.probe.deleteAllArguments, []);
       assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
-    });
+    },
+  );
 
-    await t.step("a result that is not JSON arrives as a JSON string", async () => {
-      const result = await served.call("plain_text");
-      assert.equal(unwrap(result), PLAIN_TEXT);
-      assert.ok(textOf(result).includes(JSON.stringify(PLAIN_TEXT)));
-    });
-
-    await t.step("a handler that throws gives a tool error with its message", async () => {
-      const message = errorOf(await served.call("fails"));
-      const parsed = JSON.parse(message);
-      assert.deepEqual(parsed, {
-        untrusted_app_content: { error: FAILURE_MESSAGE },
-        note: UNTRUSTED_NOTE,
-      });
-    });
-
-    await t.step(
-      "a destructive tool without confirm: true is refused; its handler never runs",
-      async () => {
-        for (const args of [{}, { confirm: false }, { confirm: "true" }, { scope: "all" }]) {
-          const message = errorOf(await served.call("delete_all", args));
-          assert.equal(message, confirmMessage("delete_all"));
-          assert.match(message, /ask the user for approval/);
-          assert.ok(message.includes(`"confirm": true`), message);
-        }
-        assert.deepEqual(served.probe.deleteAllArguments, []);
-        assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
-      },
-    );
-
-    await t.step("a destructive tool with confirm: true runs without seeing confirm", async () => {
-      const result = await served.call("delete_all", { confirm: true, scope: "all" });
-      assert.deepEqual(unwrap(result), { deleted: true });
-      assert.deepEqual(served.probe.deleteAllArguments, [`{"scope":"all"}`]);
-      assert.deepEqual(unwrap(await served.call("note_count")), { count: 0 });
-      assert.equal(served.app.query({ name: "0 notes" }).length, 1, "the frame did not run");
-    });
-  } finally {
-    await served.close();
-  }
+  await t.step("a destructive tool with confirm: true runs without seeing confirm", async () => {
+    const result = await served.call("delete_all", { confirm: true, scope: "all" });
+    assert.deepEqual(unwrap(result), { deleted: true });
+    assert.deepEqual(served.probe.deleteAllArguments, [`{"scope":"all"}`]);
+    assert.deepEqual(unwrap(await served.call("note_count")), { count: 0 });
+    assert.equal(served.app.query({ name: "0 notes" }).length, 1, "the frame did not run");
+  });
 });
 
 Deno.test("McpServer rate limit", async (t) => {
@@ -583,395 +574,355 @@ Deno.test("McpServer rate limit", async (t) => {
   await t.step(
     "ui_act: the 21st call of a fast burst is refused, saying when to retry",
     async () => {
-      const served = await serve();
-      try {
-        const click = inertClick(served);
-        const results = await burst(Array.from({ length: 40 }, () => click));
-        const revision = served.app.revision;
-        for (const result of results.slice(0, 20)) {
-          assert.equal(textOf(result), `{"ok":true,"revision":${revision}}`);
-        }
-        assert.ok(limited(results[20]!), textOf(results[20]!));
-        assert.match(textOf(results[20]!), /^rate limit exceeded: .*retry in \d+ ms$/);
-        for (const result of results.slice(20)) {
-          assert.ok(limited(result) || textOf(result).startsWith(`{"ok":true`), textOf(result));
-        }
-      } finally {
-        await served.close();
+      await using served = await serve();
+      const click = inertClick(served);
+      const results = await burst(Array.from({ length: 40 }, () => click));
+      const revision = served.app.revision;
+      for (const result of results.slice(0, 20)) {
+        assert.equal(textOf(result), `{"ok":true,"revision":${revision}}`);
+      }
+      assert.ok(limited(results[20]!), textOf(results[20]!));
+      assert.match(textOf(results[20]!), /^rate limit exceeded: .*retry in \d+ ms$/);
+      for (const result of results.slice(20)) {
+        assert.ok(limited(result) || textOf(result).startsWith(`{"ok":true`), textOf(result));
       }
     },
   );
 
   await t.step("app tool calls after 20 ui_act calls share the bucket", async () => {
-    const served = await serve();
-    try {
-      const results = await burst([
-        ...Array.from({ length: 20 }, () => inertClick(served)),
-        ...Array.from({ length: 20 }, () => noteCount(served)),
-      ]);
-      assert.ok(results.slice(0, 20).every((result) => result.isError !== true));
-      assert.ok(results.slice(20).some(limited), "no app tool call was refused");
-    } finally {
-      await served.close();
-    }
+    await using served = await serve();
+    const results = await burst([
+      ...Array.from({ length: 20 }, () => inertClick(served)),
+      ...Array.from({ length: 20 }, () => noteCount(served)),
+    ]);
+    assert.ok(results.slice(0, 20).every((result) => result.isError !== true));
+    assert.ok(results.slice(20).some(limited), "no app tool call was refused");
   });
 
   await t.step("ui_act calls after 20 app tool calls share the bucket", async () => {
-    const served = await serve();
-    try {
-      const results = await burst([
-        ...Array.from({ length: 20 }, () => noteCount(served)),
-        ...Array.from({ length: 20 }, () => inertClick(served)),
-      ]);
-      assert.ok(results.slice(0, 20).every((result) => result.isError !== true));
-      assert.ok(results.slice(20).some(limited), "no ui_act call was refused");
-    } finally {
-      await served.close();
-    }
+    await using served = await serve();
+    const results = await burst([
+      ...Array.from({ length: 20 }, () => noteCount(served)),
+      ...Array.from({ length: 20 }, () => inertClick(served)),
+    ]);
+    assert.ok(results.slice(0, 20).every((result) => result.isError !== true));
+    assert.ok(results.slice(20).some(limited), "no ui_act call was refused");
   });
 
   await t.step("reads are not rate limited", async () => {
-    const served = await serve();
-    try {
-      const results = await burst(
-        Array.from(
-          { length: 40 },
-          () => () =>
-            served.client.callTool({ name: "ui_tree", arguments: {} }) as Promise<CallToolResult>,
-        ),
-      );
-      assert.ok(results.every((result) => result.isError !== true));
-    } finally {
-      await served.close();
-    }
+    await using served = await serve();
+    const results = await burst(
+      Array.from(
+        { length: 40 },
+        () => () =>
+          served.client.callTool({ name: "ui_tree", arguments: {} }) as Promise<CallToolResult>,
+      ),
+    );
+    assert.ok(results.every((result) => result.isError !== true));
   });
 });
 
 Deno.test("McpServer keeps secrets", async (t) => {
-  const served = await serve();
-  try {
-    const secure = idOf(served, { name: "Sync password" });
+  await using served = await serve();
+  const secure = idOf(served, { name: "Sync password" });
 
-    await t.step(
-      "the secure field is there, marked secure, so the checks below mean something",
-      () => {
-        assert.match(served.app.tree(), /text_field "Sync password" #\d+ secure\n/);
-      },
-    );
+  await t.step(
+    "the secure field is there, marked secure, so the checks below mean something",
+    () => {
+      assert.match(served.app.tree(), /text_field "Sync password" #\d+ secure\n/);
+    },
+  );
 
-    await t.step("the secret appears in no tool result, resource, snapshot or log", async () => {
-      await served.call("ui_tree");
-      await served.call("ui_query", {});
-      await served.call("ui_query", { text: "hunter" });
-      await served.call("ui_query", { role: "text_field" });
-      await act(served, secure, { action: "click" });
-      await act(served, secure, { action: "double_click" });
-      await act(served, secure, { action: "type_text", text: "more" });
-      await act(served, secure, { action: "press_key", keybind: "Ctrl+A" });
-      await served.call("inspect_snapshot");
-      await served.call("note_count");
-      await served.call("fails");
-      for (const uri of ["ui://tree", "ui://tree.json", "inspect://snapshot"]) {
-        served.received.push(JSON.stringify(await served.client.readResource({ uri })));
-      }
-      const everything = [...served.received, ...served.logs, ...served.appLogs];
-      assert.ok(served.received.length >= 14);
-      for (const text of everything) {
-        assert.ok(!text.includes(AGENT_SECRET), `the secret leaked: ${text.slice(0, 200)}`);
-        assert.ok(!text.includes("hunter2"), `part of the secret leaked: ${text.slice(0, 200)}`);
-      }
-      assert.ok(served.received.some((text) => text.includes("Sync password")));
-      assert.match(served.app.tree(), /text_field "Sync password" #\d+ focused secure\n/);
-    });
-  } finally {
-    await served.close();
-  }
+  await t.step("the secret appears in no tool result, resource, snapshot or log", async () => {
+    await served.call("ui_tree");
+    await served.call("ui_query", {});
+    await served.call("ui_query", { text: "hunter" });
+    await served.call("ui_query", { role: "text_field" });
+    await act(served, secure, { action: "click" });
+    await act(served, secure, { action: "double_click" });
+    await act(served, secure, { action: "type_text", text: "more" });
+    await act(served, secure, { action: "press_key", keybind: "Ctrl+A" });
+    await served.call("inspect_snapshot");
+    await served.call("note_count");
+    await served.call("fails");
+    for (const uri of ["ui://tree", "ui://tree.json", "inspect://snapshot"]) {
+      served.received.push(JSON.stringify(await served.client.readResource({ uri })));
+    }
+    const everything = [...served.received, ...served.logs, ...served.appLogs];
+    assert.ok(served.received.length >= 14);
+    for (const text of everything) {
+      assert.ok(!text.includes(AGENT_SECRET), `the secret leaked: ${text.slice(0, 200)}`);
+      assert.ok(!text.includes("hunter2"), `part of the secret leaked: ${text.slice(0, 200)}`);
+    }
+    assert.ok(served.received.some((text) => text.includes("Sync password")));
+    assert.match(served.app.tree(), /text_field "Sync password" #\d+ focused secure\n/);
+  });
 });
 
 Deno.test("McpServer notifications", async (t) => {
-  const served = await serve();
-  try {
-    const toolChanges = collector<string>();
-    served.client.setNotificationHandler(
+  await using served = await serve();
+  const toolChanges = collector<string>();
+  served.client.setNotificationHandler(
+    ToolListChangedNotificationSchema,
+    (notification) => toolChanges.push(notification.method),
+  );
+  const updates = collector<string>();
+  served.client.setNotificationHandler(
+    ResourceUpdatedNotificationSchema,
+    (notification) => updates.push(notification.params.uri),
+  );
+  const toolNames = async () => (await served.client.listTools()).tools.map((tool) => tool.name);
+  const settings = () => idOf(served, { name: "Settings" });
+
+  await t.step(
+    "a show() that mounts a tool-registering component sends list_changed",
+    async () => {
+      assert.ok(!(await toolNames()).includes(SETTINGS_TOOL));
+      await act(served, settings(), { action: "click" });
+      await toolChanges.until(1);
+      assert.deepEqual(toolChanges.items, ["notifications/tools/list_changed"]);
+      assert.deepEqual(await toolNames(), [...BUILTIN_NAMES, ...APP_TOOL_NAMES, SETTINGS_TOOL]);
+      assert.deepEqual(unwrap(await served.call(SETTINGS_TOOL)), { open: true });
+    },
+  );
+
+  await t.step("unmounting it sends list_changed again and the tool is gone", async () => {
+    await act(served, settings(), { action: "click" });
+    await toolChanges.until(2);
+    assert.equal(toolChanges.items.length, 2);
+    assert.deepEqual(await toolNames(), [...BUILTIN_NAMES, ...APP_TOOL_NAMES]);
+    assert.match(errorOf(await served.call(SETTINGS_TOOL)), /^unknown tool "settings_tool"/);
+  });
+
+  await t.step("every connected client hears list_changed", async () => {
+    const other = await served.connect();
+    const heard = collector<string>();
+    other.setNotificationHandler(
       ToolListChangedNotificationSchema,
-      (notification) => toolChanges.push(notification.method),
+      (notification) => heard.push(notification.method),
     );
-    const updates = collector<string>();
-    served.client.setNotificationHandler(
-      ResourceUpdatedNotificationSchema,
-      (notification) => updates.push(notification.params.uri),
+    await act(served, settings(), { action: "click" });
+    await heard.until(1);
+    await toolChanges.until(3);
+    await act(served, settings(), { action: "click" });
+    await heard.until(2);
+  });
+
+  await t.step("a subscribed resource gets resources/updated after an act", async () => {
+    assert.deepEqual(updates.items, [], "updates arrived without a subscription");
+    await served.client.subscribeResource({ uri: "ui://tree" });
+    await act(served, idOf(served, { name: "Add" }), { action: "click" });
+    await updates.until(1);
+    assert.deepEqual(updates.items, ["ui://tree"]);
+  });
+
+  await t.step("an unsubscribed resource gets no more updates", async () => {
+    await served.client.unsubscribeResource({ uri: "ui://tree" });
+    await served.client.subscribeResource({ uri: "ui://tree.json" });
+    await served.client.subscribeResource({ uri: "inspect://snapshot" });
+    await act(served, idOf(served, { name: "Add" }), { action: "click" });
+    await updates.until(3);
+    // Notifications and results share one ordered stream: none for ui://tree came first.
+    assert.deepEqual(updates.items.slice(1).sort(), ["inspect://snapshot", "ui://tree.json"]);
+  });
+
+  await t.step("subscribing to an unknown resource is refused", async () => {
+    await assert.rejects(
+      served.client.subscribeResource({ uri: "ui://nope" }),
+      /unknown resource ui:\/\/nope/,
     );
-    const toolNames = async () => (await served.client.listTools()).tools.map((tool) => tool.name);
-    const settings = () => idOf(served, { name: "Settings" });
-
-    await t.step(
-      "a show() that mounts a tool-registering component sends list_changed",
-      async () => {
-        assert.ok(!(await toolNames()).includes(SETTINGS_TOOL));
-        await act(served, settings(), { action: "click" });
-        await toolChanges.until(1);
-        assert.deepEqual(toolChanges.items, ["notifications/tools/list_changed"]);
-        assert.deepEqual(await toolNames(), [...BUILTIN_NAMES, ...APP_TOOL_NAMES, SETTINGS_TOOL]);
-        assert.deepEqual(unwrap(await served.call(SETTINGS_TOOL)), { open: true });
-      },
-    );
-
-    await t.step("unmounting it sends list_changed again and the tool is gone", async () => {
-      await act(served, settings(), { action: "click" });
-      await toolChanges.until(2);
-      assert.equal(toolChanges.items.length, 2);
-      assert.deepEqual(await toolNames(), [...BUILTIN_NAMES, ...APP_TOOL_NAMES]);
-      assert.match(errorOf(await served.call(SETTINGS_TOOL)), /^unknown tool "settings_tool"/);
-    });
-
-    await t.step("every connected client hears list_changed", async () => {
-      const other = await served.connect();
-      const heard = collector<string>();
-      other.setNotificationHandler(
-        ToolListChangedNotificationSchema,
-        (notification) => heard.push(notification.method),
-      );
-      await act(served, settings(), { action: "click" });
-      await heard.until(1);
-      await toolChanges.until(3);
-      await act(served, settings(), { action: "click" });
-      await heard.until(2);
-    });
-
-    await t.step("a subscribed resource gets resources/updated after an act", async () => {
-      assert.deepEqual(updates.items, [], "updates arrived without a subscription");
-      await served.client.subscribeResource({ uri: "ui://tree" });
-      await act(served, idOf(served, { name: "Add" }), { action: "click" });
-      await updates.until(1);
-      assert.deepEqual(updates.items, ["ui://tree"]);
-    });
-
-    await t.step("an unsubscribed resource gets no more updates", async () => {
-      await served.client.unsubscribeResource({ uri: "ui://tree" });
-      await served.client.subscribeResource({ uri: "ui://tree.json" });
-      await served.client.subscribeResource({ uri: "inspect://snapshot" });
-      await act(served, idOf(served, { name: "Add" }), { action: "click" });
-      await updates.until(3);
-      // Notifications and results share one ordered stream: none for ui://tree came first.
-      assert.deepEqual(updates.items.slice(1).sort(), ["inspect://snapshot", "ui://tree.json"]);
-    });
-
-    await t.step("subscribing to an unknown resource is refused", async () => {
-      await assert.rejects(
-        served.client.subscribeResource({ uri: "ui://nope" }),
-        /unknown resource ui:\/\/nope/,
-      );
-    });
-  } finally {
-    await served.close();
-  }
+  });
 });
 
 Deno.test("McpServer resources", async (t) => {
-  const served = await serve();
-  try {
-    await t.step(
-      "resources/list gives the three resources, each described as app data",
-      async () => {
-        const { resources } = await served.client.listResources();
-        assert.deepEqual(
-          resources.map((resource) => [resource.uri, resource.mimeType]),
-          [
-            ["ui://tree", "text/plain"],
-            ["ui://tree.json", "application/json"],
-            ["inspect://snapshot", "application/json"],
-          ],
-        );
-        for (const resource of resources) {
-          assert.ok(resource.description?.endsWith(RESOURCE_DATA_NOTE), resource.uri);
-        }
-      },
-    );
+  await using served = await serve();
+  await t.step(
+    "resources/list gives the three resources, each described as app data",
+    async () => {
+      const { resources } = await served.client.listResources();
+      assert.deepEqual(
+        resources.map((resource) => [resource.uri, resource.mimeType]),
+        [
+          ["ui://tree", "text/plain"],
+          ["ui://tree.json", "application/json"],
+          ["inspect://snapshot", "application/json"],
+        ],
+      );
+      for (const resource of resources) {
+        assert.ok(resource.description?.endsWith(RESOURCE_DATA_NOTE), resource.uri);
+      }
+    },
+  );
 
-    const read = async (uri: string) => {
-      const { contents } = await served.client.readResource({ uri });
-      assert.equal(contents.length, 1);
-      const [content] = contents as { uri: string; mimeType: string; text: string }[];
-      assert.equal(content!.uri, uri);
-      return content!;
-    };
+  const read = async (uri: string) => {
+    const { contents } = await served.client.readResource({ uri });
+    assert.equal(contents.length, 1);
+    const [content] = contents as { uri: string; mimeType: string; text: string }[];
+    assert.equal(content!.uri, uri);
+    return content!;
+  };
 
-    await t.step("ui://tree is the tree text itself, unwrapped", async () => {
-      const content = await read("ui://tree");
-      assert.equal(content.mimeType, "text/plain");
-      assert.equal(content.text, served.app.tree());
+  await t.step("ui://tree is the tree text itself, unwrapped", async () => {
+    const content = await read("ui://tree");
+    assert.equal(content.mimeType, "text/plain");
+    assert.equal(content.text, served.app.tree());
+  });
+
+  await t.step("ui://tree.json is the revision and the tree as JSON", async () => {
+    const content = await read("ui://tree.json");
+    assert.equal(content.mimeType, "application/json");
+    assert.deepEqual(JSON.parse(content.text), {
+      revision: served.app.revision,
+      tree: JSON.parse(JSON.stringify(treeToJson(served.app.app.tree.root))),
     });
+  });
 
-    await t.step("ui://tree.json is the revision and the tree as JSON", async () => {
-      const content = await read("ui://tree.json");
-      assert.equal(content.mimeType, "application/json");
-      assert.deepEqual(JSON.parse(content.text), {
-        revision: served.app.revision,
-        tree: JSON.parse(JSON.stringify(treeToJson(served.app.app.tree.root))),
-      });
-    });
+  await t.step("inspect://snapshot is the inspect snapshot as JSON", async () => {
+    const content = await read("inspect://snapshot");
+    assert.equal(content.mimeType, "application/json");
+    const snapshot = JSON.parse(content.text);
+    assert.deepEqual(Object.keys(snapshot), ["revision", "tree", "layout", "signals", "frames"]);
+    assert.equal(snapshot.revision, served.app.revision);
+  });
 
-    await t.step("inspect://snapshot is the inspect snapshot as JSON", async () => {
-      const content = await read("inspect://snapshot");
-      assert.equal(content.mimeType, "application/json");
-      const snapshot = JSON.parse(content.text);
-      assert.deepEqual(Object.keys(snapshot), ["revision", "tree", "layout", "signals", "frames"]);
-      assert.equal(snapshot.revision, served.app.revision);
-    });
-
-    await t.step("reading an unknown resource is refused", async () => {
-      await assert.rejects(served.client.readResource({ uri: "ui://nope" }), /unknown resource/);
-    });
-  } finally {
-    await served.close();
-  }
+  await t.step("reading an unknown resource is refused", async () => {
+    await assert.rejects(served.client.readResource({ uri: "ui://nope" }), /unknown resource/);
+  });
 });
 
 Deno.test("McpServer framing", async (t) => {
-  const served = await serve();
-  try {
-    await t.step("a line that is not JSON gets -32700 and the connection goes on", async () => {
+  await using served = await serve();
+  await t.step("a line that is not JSON gets -32700 and the connection goes on", async () => {
+    const socket = await openAppSocket(served.path);
+    const reader = rawReader(socket);
+    socket.write("this is not json\n" + initializeLine);
+    const error = await reader.message(1);
+    assert.equal(error.id, null);
+    assert.equal(error.error?.code, -32700);
+    const initialized = await reader.message(2);
+    assert.equal(initialized.id, 1);
+    assert.ok(initialized.result, JSON.stringify(initialized));
+    socket.destroy();
+  });
+
+  await t.step(
+    "a first line over 4 MiB gets -32700 and is closed; others are served",
+    async () => {
       const socket = await openAppSocket(served.path);
       const reader = rawReader(socket);
-      socket.write("this is not json\n" + initializeLine);
-      const error = await reader.message(1);
-      assert.equal(error.id, null);
-      assert.equal(error.error?.code, -32700);
-      const initialized = await reader.message(2);
-      assert.equal(initialized.id, 1);
-      assert.ok(initialized.result, JSON.stringify(initialized));
+      socket.write("x".repeat(MAX_LINE_BYTES + 1));
+      await settled(reader.closed, "the server to close the connection");
+      assert.equal(reader.messages.length, 1);
+      assert.equal(reader.messages[0]!.error?.code, -32700);
+      assert.match(reader.messages[0]!.error!.message, /longer than 4194304 bytes/);
+      assert.equal(
+        (unwrap(await served.call("ui_tree")) as { revision: number }).revision,
+        served.app.revision,
+      );
+    },
+  );
+
+  await t.step(
+    "a later line over 4 MiB gets -32700 and is closed; others are served",
+    async () => {
+      const socket = await openAppSocket(served.path);
+      const reader = rawReader(socket);
+      socket.write(initializeLine);
+      await reader.message(1);
+      socket.write(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"`);
+      socket.write("a".repeat(MAX_LINE_BYTES));
+      socket.write(`"}}\n`);
+      // The SDK client keeps being served while the raw connection streams its line.
+      assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
+      await settled(reader.closed, "the server to close the connection");
+      assert.equal(reader.messages.length, 2);
+      assert.equal(reader.messages[1]!.error?.code, -32700);
+      const other = await served.connect();
+      assert.equal((await other.listTools()).tools.length, 11);
+      assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
+    },
+  );
+
+  await t.step(
+    "a peer that sends an over-long line and leaves does not bring the app down",
+    async () => {
+      const socket = await openAppSocket(served.path);
+      socket.on("error", () => {});
+      await new Promise<void>((resolve) =>
+        socket.write("y".repeat(MAX_LINE_BYTES + 1), () => resolve())
+      );
       socket.destroy();
-    });
-
-    await t.step(
-      "a first line over 4 MiB gets -32700 and is closed; others are served",
-      async () => {
-        const socket = await openAppSocket(served.path);
-        const reader = rawReader(socket);
-        socket.write("x".repeat(MAX_LINE_BYTES + 1));
-        await settled(reader.closed, "the server to close the connection");
-        assert.equal(reader.messages.length, 1);
-        assert.equal(reader.messages[0]!.error?.code, -32700);
-        assert.match(reader.messages[0]!.error!.message, /longer than 4194304 bytes/);
-        assert.equal(
-          (unwrap(await served.call("ui_tree")) as { revision: number }).revision,
-          served.app.revision,
-        );
-      },
-    );
-
-    await t.step(
-      "a later line over 4 MiB gets -32700 and is closed; others are served",
-      async () => {
-        const socket = await openAppSocket(served.path);
-        const reader = rawReader(socket);
-        socket.write(initializeLine);
-        await reader.message(1);
-        socket.write(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"`);
-        socket.write("a".repeat(MAX_LINE_BYTES));
-        socket.write(`"}}\n`);
-        // The SDK client keeps being served while the raw connection streams its line.
-        assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
-        await settled(reader.closed, "the server to close the connection");
-        assert.equal(reader.messages.length, 2);
-        assert.equal(reader.messages[1]!.error?.code, -32700);
-        const other = await served.connect();
-        assert.equal((await other.listTools()).tools.length, 11);
-        assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
-      },
-    );
-
-    await t.step(
-      "a peer that sends an over-long line and leaves does not bring the app down",
-      async () => {
-        const socket = await openAppSocket(served.path);
-        socket.on("error", () => {});
-        await new Promise<void>((resolve) =>
-          socket.write("y".repeat(MAX_LINE_BYTES + 1), () => resolve())
-        );
-        socket.destroy();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
-      },
-    );
-  } finally {
-    await served.close();
-  }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
+    },
+  );
 });
 
 Deno.test("McpServer with a TokenGate", async (t) => {
   const TOKEN = "right-token-5f2c";
   const WRONG = "wrong-token-9a1b";
-  const served = await serve({ gate: () => new TokenGate(TOKEN), connect: false });
-  try {
-    /** Sends initialize after an optional TOKEN line; resolves with what came back. */
-    const refusedConnection = async (token?: string) => {
-      const socket = await openAppSocket(served.path, token);
-      const reader = rawReader(socket);
-      socket.write(initializeLine);
-      await settled(reader.closed, "the server to close the connection");
-      return reader;
-    };
-
-    await t.step("TokenGate: a client with the right token is served", async () => {
-      const client = await served.connect(TOKEN);
-      assert.equal((await client.listTools()).tools[0]?.name, "ui_tree");
-      assert.equal(served.server.connections, 1);
-    });
-
-    await t.step("TokenGate: a wrong token is closed without any response", async () => {
-      const reader = await refusedConnection(WRONG);
-      assert.equal(reader.bytes, 0);
-    });
-
-    await t.step("TokenGate: a missing token is closed without any response", async () => {
-      const reader = await refusedConnection();
-      assert.equal(reader.bytes, 0);
-    });
-
-    await t.step("TokenGate: connectToApp with a wrong token fails", async () => {
-      await assert.rejects(connectToApp(served.path, { token: WRONG }), /Connection closed/);
-    });
-
-    await t.step("TokenGate: refusals are logged with pid and uid, never the token", () => {
-      const refusals = served.logs.filter((line) => line.startsWith("refused a connection"));
-      assert.equal(refusals.length, 3, served.logs.join("\n"));
-      for (const line of refusals) {
-        assert.equal(
-          line,
-          `refused a connection from pid ${Deno.pid} uid ${getuid()}: TokenGate did not allow it`,
-        );
-      }
-      for (const line of [...served.logs, ...served.appLogs]) {
-        assert.ok(!line.includes(TOKEN) && !line.includes(WRONG), line);
-      }
-      assert.equal(served.server.connections, 1);
-    });
-  } finally {
-    await served.close();
-  }
-});
-
-Deno.test("McpServer with a SameUserGate refuses another uid", async () => {
-  const served = await serve({ gate: (uid) => new SameUserGate(uid + 1), connect: false });
-  try {
-    const socket = await openAppSocket(served.path);
+  await using served = await serve({ gate: () => new TokenGate(TOKEN), connect: false });
+  /** Sends initialize after an optional TOKEN line; resolves with what came back. */
+  const refusedConnection = async (token?: string) => {
+    const socket = await openAppSocket(served.path, token);
     const reader = rawReader(socket);
     socket.write(initializeLine);
     await settled(reader.closed, "the server to close the connection");
+    return reader;
+  };
+
+  await t.step("TokenGate: a client with the right token is served", async () => {
+    const client = await served.connect(TOKEN);
+    assert.equal((await client.listTools()).tools[0]?.name, "ui_tree");
+    assert.equal(served.server.connections, 1);
+  });
+
+  await t.step("TokenGate: a wrong token is closed without any response", async () => {
+    const reader = await refusedConnection(WRONG);
     assert.equal(reader.bytes, 0);
-    assert.deepEqual(served.logs, [
-      `refused a connection from pid ${Deno.pid} uid ${getuid()}: SameUserGate did not allow it`,
-    ]);
-  } finally {
-    await served.close();
-  }
+  });
+
+  await t.step("TokenGate: a missing token is closed without any response", async () => {
+    const reader = await refusedConnection();
+    assert.equal(reader.bytes, 0);
+  });
+
+  await t.step("TokenGate: connectToApp with a wrong token fails", async () => {
+    await assert.rejects(connectToApp(served.path, { token: WRONG }), /Connection closed/);
+  });
+
+  await t.step("TokenGate: refusals are logged with pid and uid, never the token", () => {
+    const refusals = served.logs.filter((line) => line.startsWith("refused a connection"));
+    assert.equal(refusals.length, 3, served.logs.join("\n"));
+    for (const line of refusals) {
+      assert.equal(
+        line,
+        `refused a connection from pid ${Deno.pid} uid ${getuid()}: TokenGate did not allow it`,
+      );
+    }
+    for (const line of [...served.logs, ...served.appLogs]) {
+      assert.ok(!line.includes(TOKEN) && !line.includes(WRONG), line);
+    }
+    assert.equal(served.server.connections, 1);
+  });
+});
+
+Deno.test("McpServer with a SameUserGate refuses another uid", async () => {
+  await using served = await serve({ gate: (uid) => new SameUserGate(uid + 1), connect: false });
+  const socket = await openAppSocket(served.path);
+  const reader = rawReader(socket);
+  socket.write(initializeLine);
+  await settled(reader.closed, "the server to close the connection");
+  assert.equal(reader.bytes, 0);
+  assert.deepEqual(served.logs, [
+    `refused a connection from pid ${Deno.pid} uid ${getuid()}: SameUserGate did not allow it`,
+  ]);
 });
 
 Deno.test("McpServer with a SameUserGate and a client of another uid", async (t) => {
   // The client runs as nobody (65534) through setpriv, so the kernel's SO_PEERCRED says so;
   // the directory and socket modes are widened in this test only, so that it can connect.
-  const served = await serve({ connect: false });
+  await using served = await serve({ connect: false });
   const home = await Deno.makeTempDir({ prefix: "crownui-agent-test-nobody-" });
   try {
     const directory = dirname(served.path);
@@ -1034,23 +985,18 @@ Deno.test("McpServer with a SameUserGate and a client of another uid", async (t)
       );
     });
   } finally {
-    await served.close();
     await Deno.remove(home, { recursive: true });
   }
 });
 
 Deno.test("McpServer start and stop", async (t) => {
   await t.step("start() creates the directory 0700 and the socket 0600", async () => {
-    const served = await serve({ connect: false });
-    try {
-      const directory = join(served.path, "..");
-      assert.equal((Deno.statSync(directory).mode ?? 0) & 0o777, 0o700);
-      const info = Deno.lstatSync(served.path);
-      assert.equal(info.isSocket, true);
-      assert.equal((info.mode ?? 0) & 0o777, 0o600);
-    } finally {
-      await served.close();
-    }
+    await using served = await serve({ connect: false });
+    const directory = join(served.path, "..");
+    assert.equal((Deno.statSync(directory).mode ?? 0) & 0o777, 0o700);
+    const info = Deno.lstatSync(served.path);
+    assert.equal(info.isSocket, true);
+    assert.equal((info.mode ?? 0) & 0o777, 0o600);
   });
 
   await t.step("start() refuses a socket directory open to others", async () => {
@@ -1060,7 +1006,7 @@ Deno.test("McpServer start and stop", async (t) => {
       Deno.mkdirSync(directory);
       Deno.chmodSync(directory, 0o755);
       const { root } = agentApp();
-      const app = await render(root, { title: TITLE });
+      await using app = await render(root, { title: TITLE });
       const server = new McpServer({
         host: new AppHost(app.app),
         gate: new SameUserGate(getuid()),
@@ -1070,14 +1016,13 @@ Deno.test("McpServer start and stop", async (t) => {
       await assert.rejects(server.start(), SocketDirectoryError);
       assert.deepEqual([...Deno.readDirSync(directory)], []);
       await server.stop();
-      await app.close();
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
   });
 
   await t.step("stop() removes the socket file and closes every client", async () => {
-    const served = await serve();
+    await using served = await serve();
     const other = await served.connect();
     const closed = [served.client, other].map((client) =>
       new Promise<void>((resolve) => (client.onclose = resolve))
@@ -1089,6 +1034,5 @@ Deno.test("McpServer start and stop", async (t) => {
     assert.equal(served.server.connections, 0);
     await assert.rejects(openAppSocket(served.path), { code: "ENOENT" });
     await served.server.stop(); // safe twice
-    await served.close();
   });
 });

@@ -162,7 +162,7 @@ Deno.test("TokenGate behind a real socket: only the exact TOKEN line lets a clie
     },
   }) + "\n";
   const dir = await Deno.makeTempDir({ prefix: "crownui-gate-test-" });
-  const app = await render(component(() => text("gate")), { title: "Gate Test" });
+  await using app = await render(component(() => text("gate")), { title: "Gate Test" });
   const server = new McpServer({
     host: new AppHost(app.app),
     gate: new TokenGate(token),
@@ -205,7 +205,6 @@ Deno.test("TokenGate behind a real socket: only the exact TOKEN line lets a clie
     });
   } finally {
     await server.stop();
-    await app.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
