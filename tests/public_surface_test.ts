@@ -33,18 +33,35 @@ async function denoDoc(args: string[]): Promise<{ stdout: string; stderr: string
   return { stdout: new TextDecoder().decode(output.stdout), stderr };
 }
 
-/** Every name each file exports, types included, keyed by the file's path from the root. */
-async function exportedNames(files: string[]): Promise<Map<string, string[]>> {
+/** What `deno doc --json` says of one file: its exported symbols, as documented. */
+interface DocModule {
+  symbols?: { name: string }[];
+}
+
+/** `deno doc --json` of each file, keyed by the file's path from the root. */
+async function docs(files: string[]): Promise<Map<string, DocModule>> {
   const json = JSON.parse((await denoDoc(["--json", ...files])).stdout) as {
-    nodes: Record<string, { symbols?: { name: string }[] }>;
+    nodes: Record<string, DocModule>;
   };
-  const names = new Map<string, string[]>();
+  const modules = new Map<string, DocModule>();
   for (const [url, module] of Object.entries(json.nodes)) {
-    const path = url.slice(ROOT.href.length);
-    names.set(path, [...new Set((module.symbols ?? []).map((symbol) => symbol.name))].sort());
+    modules.set(url.slice(ROOT.href.length), module);
   }
-  for (const file of files) assert.ok(names.has(file), `deno doc listed nothing for ${file}`);
-  return names;
+  for (const file of files) assert.ok(modules.has(file), `deno doc listed nothing for ${file}`);
+  return modules;
+}
+
+/** Every type name a documented value refers to, at any depth (parameters, members, ...). */
+function typeNamesIn(value: unknown, found: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) {
+    for (const item of value) typeNamesIn(item, found);
+  } else if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    const ref = record.value as { typeName?: unknown } | undefined;
+    if (record.kind === "typeRef" && typeof ref?.typeName === "string") found.add(ref.typeName);
+    for (const child of Object.values(record)) typeNamesIn(child, found);
+  }
+  return found;
 }
 
 /** The entry files, without their leading "./". */
@@ -53,12 +70,17 @@ const ENTRY_FILES = Object.values(ENTRIES).map((file) => file.replace(/^\.\//, "
 /** The reactive graph's own modules: nothing they export is public. */
 const GRAPH_FILES = ["runtime/reactive/graph.ts", "runtime/reactive/computed.ts"];
 
-const ALL = await exportedNames([...ENTRY_FILES, ...GRAPH_FILES]);
+const DOCS = await docs([...ENTRY_FILES, ...GRAPH_FILES]);
 
+function docOf(file: string): DocModule {
+  const module = DOCS.get(file);
+  assert.ok(module !== undefined, `no documentation read for ${file}`);
+  return module;
+}
+
+/** Every name `file` exports, types included, sorted. */
 function exportsOf(file: string): string[] {
-  const names = ALL.get(file);
-  assert.ok(names !== undefined, `no exports read for ${file}`);
-  return names;
+  return [...new Set((docOf(file).symbols ?? []).map((symbol) => symbol.name))].sort();
 }
 
 /** The classes the view functions return, and the base that carries the shared modifiers. */
@@ -113,6 +135,16 @@ Deno.test("no entry exports the reactive graph: nodes, owners, runtime, markers,
   for (const file of ENTRY_FILES) {
     const leaked = exportsOf(file).filter((name) => graph.has(name));
     assert.deepEqual(leaked, [], `${file} exports reactive-graph internals`);
+  }
+});
+
+Deno.test("no documented signature of any entry names a reactive-graph type", () => {
+  // Members that take or hold the graph's scope or runtime (Cx's and Element's constructors,
+  // App.runtime, ...) are left out of the docs with @ignore; a new one would show here.
+  const graph = new Set(GRAPH_FILES.flatMap(exportsOf));
+  for (const file of ENTRY_FILES) {
+    const named = [...typeNamesIn(docOf(file).symbols)].filter((name) => graph.has(name));
+    assert.deepEqual(named.sort(), [], `${file} documents signatures that name graph types`);
   }
 });
 

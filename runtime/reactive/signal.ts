@@ -68,22 +68,32 @@ function assertFunction(fn: unknown, method: string, example: string): void {
  * @example Reading and writing
  * ```ts
  * import assert from "node:assert/strict";
- * import { Owner, ReactiveRuntime, Signal } from "./mod.ts";
+ * import { bind, component, type Signal, text } from "@crownui/runtime";
+ * import { render } from "@crownui/runtime/testing";
  *
- * const owner = new Owner(new ReactiveRuntime(), null); // in an app: cx.signal(0)
- * const count = new Signal(owner, 0);
- * count.set(count.get() + 1);
- * const notes = new Signal<string[]>(owner, []);
- * notes.update((list) => list.push("first"));
- * assert.equal(count.get(), 1);
- * assert.deepEqual(notes.get(), ["first"]);
+ * let count: Signal<number> | undefined;
+ * let notes: Signal<string[]> | undefined;
+ * await using app = await render(component((cx) => {
+ *   count = cx.signal(0);
+ *   notes = cx.signal<string[]>([]);
+ *   return text(bind(() => `${count!.get()} clicks, ${notes!.get().length} notes`));
+ * }));
+ * count!.set(count!.get() + 1);
+ * notes!.update((list) => list.push("first"));
+ * await app.settle();
+ * assert.match(app.tree(), /text "1 clicks, 1 notes"/);
  * ```
  */
 export class Signal<T> {
   readonly #node: SignalNode<T>;
   readonly #runtime: ReactiveRuntime;
 
-  /** Creates a signal owned by `owner`; apps call `cx.signal()` instead. */
+  /**
+   * Creates a signal owned by `owner`; apps call `cx.signal()` instead. The reactive graph is
+   * no part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
   constructor(owner: Owner, initial: T, options: SignalOptions<T> = {}) {
     this.#runtime = owner.runtime;
     this.#node = createSignalNode(
@@ -155,7 +165,12 @@ export class Signal<T> {
 export class Memo<T> {
   readonly #node: MemoNode<T>;
 
-  /** Creates a memo owned by `owner`; apps call `cx.memo()` instead. */
+  /**
+   * Creates a memo owned by `owner`; apps call `cx.memo()` instead. The reactive graph is no
+   * part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
   constructor(owner: Owner, fn: () => T, equals?: (a: T, b: T) => boolean) {
     this.#node = new MemoNode(owner, fn, equals);
   }

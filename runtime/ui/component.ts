@@ -28,7 +28,12 @@ export class Cx {
   readonly #owner: Owner;
   readonly #host: Host;
 
-  /** Made by `component()` at mount; apps receive it. */
+  /**
+   * Made by `component()` at mount; apps receive it. It takes the reactive graph's scope,
+   * which is no part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
   constructor(owner: Owner, host: Host) {
     this.#owner = owner;
     this.#host = host;

@@ -157,7 +157,13 @@ export class Element {
   /** False once removed from the app. */
   mounted = true;
 
-  /** Creates an element with the default style; views call `createElement()` instead. */
+  /**
+   * Creates an element with the default style; views call `createElement()` instead. It takes
+   * the reactive graph's scope, which is no part of the package's API, so its docs leave this
+   * out.
+   *
+   * @ignore
+   */
   constructor(kind: string, host: Host, owner: Owner, node: SemanticNode | null) {
     this.kind = kind;
     this.host = host;
