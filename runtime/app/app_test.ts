@@ -71,7 +71,7 @@ const counter = () =>
 Deno.test("App frames", async (t) => {
   await t.step("the first frame is recorded with its revision and timings", async () => {
     const before = Date.now();
-    const app = await render(counter());
+    await using app = await render(counter());
     const frames = app.app.frames;
     assert.equal(frames.length, 1);
     const [first] = frames;
@@ -82,7 +82,6 @@ Deno.test("App frames", async (t) => {
     }
     assert.ok(first!.totalMs >= first!.effectsMs + first!.layoutMs + first!.renderMs - 1e-9);
     assert.ok(first!.at >= before && first!.at <= Date.now());
-    await app.close();
   });
 
   await t.step("each phase's time is recorded in its own field", () => {
@@ -117,18 +116,17 @@ Deno.test("App frames", async (t) => {
   });
 
   await t.step("a frame that changes nothing is recorded and leaves the revision", async () => {
-    const app = await render(counter());
+    await using app = await render(counter());
     const revision = app.revision;
     assert.equal(app.app.frame(), null);
     assert.equal(app.revision, revision);
     const last = app.app.frames.at(-1)!;
     assert.equal(last.changed, false);
     assert.equal(last.revision, revision);
-    await app.close();
   });
 
   await t.step("a frame with many changes raises the revision by exactly one", async () => {
-    const app = await render(counter());
+    await using app = await render(counter());
     const updates: TreeUpdate[] = [];
     app.app.onTreeUpdate((update) => updates.push(update));
     const revision = app.revision;
@@ -137,25 +135,22 @@ Deno.test("App frames", async (t) => {
     assert.equal(updates.length, 1);
     assert.equal(updates[0]!.revision, revision + 1);
     assert.deepEqual(updates[0]!.nodes.map((node) => node.name).sort(), ["+1", "Count: 1"]);
-    await app.close();
   });
 
   await t.step(`only the last ${RECENT_FRAMES} frames are kept`, async () => {
-    const app = await render(counter());
+    await using app = await render(counter());
     for (let index = 0; index < RECENT_FRAMES + 10; index++) app.app.frame();
     assert.equal(app.app.frames.length, RECENT_FRAMES);
     assert.ok(app.app.frames.every((frame) => !frame.changed), "the first frame was dropped");
     assert.deepEqual(app.snapshot().frames, app.app.frames);
-    await app.close();
   });
 
   await t.step("the snapshot's frames are a copy", async () => {
-    const app = await render(counter());
+    await using app = await render(counter());
     const frames = app.snapshot().frames;
     app.app.frame();
     assert.equal(frames.length, 1);
     assert.equal(app.app.frames.length, 2);
-    await app.close();
   });
 });
 
@@ -174,7 +169,7 @@ Deno.test("App errors from app code", async (t) => {
             text(bind(() => `Count: ${count.get()}`)),
           );
         });
-        const app = await render(root);
+        await using app = await render(root);
         const revision = app.revision;
         assert.equal(
           await app.act(app.get({ name: "Boom" }).id, { action: "click" }),
@@ -183,7 +178,6 @@ Deno.test("App errors from app code", async (t) => {
         assert.match(app.tree(), /button "Boom" #2 focused/);
         await app.act(app.get({ name: "+1" }).id, { action: "click" });
         assert.equal(app.get({ role: "text" }).name, "Count: 1");
-        await app.close();
       });
       assert.deepEqual(lines, ["error in the click handler: Error: boom"]);
     },
@@ -203,13 +197,12 @@ Deno.test("App errors from app code", async (t) => {
             })),
           );
         });
-        const app = await render(root);
+        await using app = await render(root);
         const plus = app.get({ name: "+1" }).id;
         await app.act(plus, { action: "click" });
         assert.equal(app.get({ role: "text" }).name, "Count: 0");
         await app.act(plus, { action: "click" });
         assert.equal(app.get({ role: "text" }).name, "Count: 2", "the binding recovers");
-        await app.close();
       });
       assert.ok(lines.length >= 1);
       for (const line of lines) {
@@ -237,11 +230,10 @@ Deno.test("App errors from app code", async (t) => {
           }),
         );
       });
-      const app = await render(root);
+      await using app = await render(root);
       await app.act(app.get({ name: "+1" }).id, { action: "click" });
       await app.act(app.get({ name: "Keys" }).id, { action: "press_key", keybind: "x" });
       assert.match(app.tree(), /button "Keys" #3 focused/);
-      await app.close();
     });
     assert.deepEqual(lines, [
       "error in an effect: Error: effect failed",
@@ -256,9 +248,8 @@ Deno.test("App errors from app code", async (t) => {
           throw new Error("two\nlines");
         })
       );
-      const app = await render(root);
+      await using app = await render(root);
       await app.act(2, { action: "click" });
-      await app.close();
     });
     assert.deepEqual(lines, ["error in the click handler: Error: two\\nlines"]);
   });
@@ -329,11 +320,10 @@ Deno.test("App.close()", async (t) => {
 
   await t.step("rt.quit() settles quitRequested without closing", async () => {
     const root = component(() => button("Quit", (rt) => rt.quit()));
-    const app = await render(root);
+    await using app = await render(root);
     await app.act(2, { action: "click" });
     await app.app.quitRequested;
     assert.equal(app.app.closed, false);
-    await app.close();
   });
 });
 
@@ -350,7 +340,7 @@ Deno.test("App frames: typing into a secure node leaves no frame to time", async
     });
 
   await t.step("the person's keys into a secure field add no frame", async () => {
-    const app = await render(form());
+    await using app = await render(form());
     const field = app.get({ name: "Password" }).id;
     await app.userAct(field, { action: "click" });
     const before = app.app.frames.length;
@@ -362,20 +352,18 @@ Deno.test("App frames: typing into a secure node leaves no frame to time", async
     await app.settle();
     assert.equal(app.app.frames.length, before);
     assert.deepEqual(app.snapshot().frames, app.app.frames);
-    await app.close();
   });
 
   await t.step("keys into a plain field still add one frame each", async () => {
-    const app = await render(form());
+    await using app = await render(form());
     const field = app.get({ name: "Title" }).id;
     const before = app.app.frames.length;
     for (const key of "abc") await app.userAct(field, { action: "type_text", text: key });
     assert.equal(app.app.frames.length, before + 3);
-    await app.close();
   });
 
   await t.step("an agent's refused keys hide no later frame", async () => {
-    const app = await render(form());
+    await using app = await render(form());
     const field = app.get({ name: "Password" }).id;
     await assert.rejects(async () => await app.act(field, { action: "type_text", text: "x" }), {
       name: "ActionError",
@@ -384,7 +372,6 @@ Deno.test("App frames: typing into a secure node leaves no frame to time", async
     const before = app.app.frames.length;
     await app.act(app.get({ name: "Title" }).id, { action: "click" });
     assert.equal(app.app.frames.length, before + 1);
-    await app.close();
   });
 });
 

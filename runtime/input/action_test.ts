@@ -534,11 +534,10 @@ Deno.test("double_click", async (t) => {
           items.set(items.get().filter((other) => other !== item));
         }));
     });
-    const app = await render(root);
+    await using app = await render(root);
     await app.act(app.get({ name: "Delete a" }).id, { action: "double_click" });
     assert.equal(deletes, 1);
     assert.equal(app.query({ role: "button" }).length, 1);
-    await app.close();
   });
 });
 
@@ -888,7 +887,7 @@ Deno.test("press_key Escape on dialogs", async (t) => {
 
   await t.step("Escape on a dialog without onClose does nothing", async () => {
     const root = component(() => dialog("Sticky", button("Stay", () => {})));
-    const app = await render(root);
+    await using app = await render(root);
     // The dialog's button took focus when the dialog opened, so Escape changes nothing.
     assert.match(app.tree(), /button "Stay" #\d+ focused/);
     await actExpecting(app, app.get({ name: "Stay" }).id, {
@@ -896,7 +895,6 @@ Deno.test("press_key Escape on dialogs", async (t) => {
       keybind: "Escape",
     }, 0);
     assert.equal(app.query({ role: "dialog" }).length, 1);
-    await app.close();
   });
 });
 

@@ -50,33 +50,30 @@ function items(count: number, prefix = "Item"): string[] {
 
 Deno.test("layoutWindow() rows and columns", async (t) => {
   await t.step("a row puts its children side by side, one cell apart", async () => {
-    const app = await render(row(text("ab"), text("cde"), button("OK", () => {})));
+    await using app = await render(row(text("ab"), text("cde"), button("OK", () => {})));
     assert.deepEqual(boxOf(app, { name: "ab" }), { x: 0, y: 0, width: 2, height: 1 });
     assert.deepEqual(boxOf(app, { name: "cde" }), { x: 3, y: 0, width: 3, height: 1 });
     assert.deepEqual(boxOf(app, { name: "OK" }), { x: 7, y: 0, width: 6, height: 1 });
-    await app.close();
   });
 
   await t.step("a column stacks its children top to bottom", async () => {
-    const app = await render(column(text("a"), button("Go", () => {}), text("ccc")));
+    await using app = await render(column(text("a"), button("Go", () => {}), text("ccc")));
     assert.deepEqual(boxOf(app, { name: "a" }), { x: 0, y: 0, width: 1, height: 1 });
     assert.deepEqual(boxOf(app, { name: "Go" }), { x: 0, y: 1, width: 6, height: 1 });
     assert.deepEqual(boxOf(app, { name: "ccc" }), { x: 0, y: 2, width: 3, height: 1 });
-    await app.close();
   });
 
   await t.step("a button is as wide as its label plus 4 cells", async () => {
-    const app = await render(
+    await using app = await render(
       column(button("Save", () => {}), button("ünïcode", () => {}), button("日本", () => {})),
     );
     assert.equal(boxOf(app, { name: "Save" }).width, 4 + 4);
     assert.equal(boxOf(app, { name: "ünïcode" }).width, 7 + 4);
     assert.equal(boxOf(app, { name: "日本" }).width, 4 + 4, "wide characters take two cells");
-    await app.close();
   });
 
   await t.step("nested rows and columns add up", async () => {
-    const app = await render(
+    await using app = await render(
       column(
         row(text("a"), text("b")),
         row(column(text("x"), text("yy")), button("Go", () => {}), column(text("z"))),
@@ -90,11 +87,10 @@ Deno.test("layoutWindow() rows and columns", async (t) => {
     assert.deepEqual(boxOf(app, { name: "Go" }), { x: 3, y: 1, width: 6, height: 1 });
     assert.deepEqual(boxOf(app, { name: "z" }), { x: 10, y: 1, width: 1, height: 1 });
     assert.deepEqual(boxOf(app, { name: "end" }), { x: 0, y: 3, width: 3, height: 1 });
-    await app.close();
   });
 
   await t.step("node bounds are relative to the parent node", async () => {
-    const app = await render(
+    await using app = await render(
       column(text("top"), list(["a", "b"], (item) => row(text("-"), text(item)))),
     );
     const json = app.snapshot().tree;
@@ -104,14 +100,13 @@ Deno.test("layoutWindow() rows and columns", async (t) => {
     assert.deepEqual(second.bounds, { x: 0, y: 1, width: 3, height: 1 });
     assert.deepEqual(second.children.map((child) => child.bounds.x), [0, 2]);
     assert.deepEqual(boxOf(app, { name: "b" }), { x: 2, y: 2, width: 1, height: 1 });
-    await app.close();
   });
 
   await t.step(
     "a text that grows moves its siblings in a row, and only what moved changes",
     async () => {
       let label!: Signal<string>;
-      const app = await render(component((cx) => {
+      await using app = await render(component((cx) => {
         label = cx.signal("ab");
         return column(row(text(label), button("OK", () => {}), text("tail")), text("below"));
       }));
@@ -126,45 +121,40 @@ Deno.test("layoutWindow() rows and columns", async (t) => {
       assert.equal(updates.length, 1);
       const moved = ["abcdef", "OK", "tail"].map((name) => app.get({ name }).id);
       assert.deepEqual(updatedIds(updates), moved.sort((a, b) => a - b));
-      await app.close();
     },
   );
 });
 
 Deno.test("layoutWindow() growing children", async (t) => {
   await t.step("a child that grows takes the spare room along its row", async () => {
-    const app = await render(row(text("a").grow(), text("b")).width(30));
+    await using app = await render(row(text("a").grow(), text("b")).width(30));
     assert.deepEqual(boxOf(app, { name: "a" }), { x: 0, y: 0, width: 28, height: 1 });
     assert.deepEqual(boxOf(app, { name: "b" }), { x: 29, y: 0, width: 1, height: 1 });
-    await app.close();
   });
 
   await t.step("spare room is shared by the children's shares", async () => {
-    const app = await render(row(text("a").grow(1), text("b").grow(2)).width(31));
+    await using app = await render(row(text("a").grow(1), text("b").grow(2)).width(31));
     // 31 cells: 1 + 1 natural, 1 gap, 28 spare split 1:2.
     assert.deepEqual(boxOf(app, { name: "a" }).width, 1 + 9);
     assert.deepEqual(boxOf(app, { name: "b" }), { x: 11, y: 0, width: 1 + 19, height: 1 });
-    await app.close();
   });
 
   await t.step("a fixed width wins over growing in a row", async () => {
-    const app = await render(row(text("a").grow().width(5), text("b")).width(30));
+    await using app = await render(row(text("a").grow().width(5), text("b")).width(30));
     assert.deepEqual(boxOf(app, { name: "a" }), { x: 0, y: 0, width: 5, height: 1 });
     assert.deepEqual(boxOf(app, { name: "b" }), { x: 6, y: 0, width: 1, height: 1 });
-    await app.close();
   });
 
   await t.step("a fixed height wins over growing in a column", async () => {
-    const app = await render(column(text("a").grow().height(2), text("b")), { height: 10 });
+    await using app = await render(column(text("a").grow().height(2), text("b")), { height: 10 });
     assert.deepEqual(boxOf(app, { name: "a" }), { x: 0, y: 0, width: 1, height: 2 });
     assert.deepEqual(boxOf(app, { name: "b" }), { x: 0, y: 2, width: 1, height: 1 });
-    await app.close();
   });
 });
 
 Deno.test("layoutWindow() scroll views", async (t) => {
   await t.step("a scroll view fills the height left and clips its content", async () => {
-    const app = await render(
+    await using app = await render(
       column(text("head"), scrollView(list(items(30), (item) => text(item))), text("foot")),
       { width: 20, height: 10 },
     );
@@ -174,31 +164,28 @@ Deno.test("layoutWindow() scroll views", async (t) => {
     const content = boxOf(app, { role: "list" });
     assert.equal(content.height, 30, "the content keeps its natural height");
     assert.equal(content.y, view.y);
-    await app.close();
   });
 
   await t.step("a short content still gets a scroll view that fills the window", async () => {
-    const app = await render(column(text("head"), scrollView(text("only"))), {
+    await using app = await render(column(text("head"), scrollView(text("only"))), {
       width: 20,
       height: 10,
     });
     assert.deepEqual(boxOf(app, { role: "scroll_view" }), { x: 0, y: 1, width: 4, height: 9 });
     assert.deepEqual(boxOf(app, { name: "only" }), { x: 0, y: 1, width: 4, height: 1 });
-    await app.close();
   });
 
   await t.step("a scroll view given a height keeps it", async () => {
-    const app = await render(
+    await using app = await render(
       column(scrollView(list(items(30), (item) => text(item))).height(3), text("after")),
       { width: 20, height: 10 },
     );
     assert.equal(boxOf(app, { role: "scroll_view" }).height, 3);
     assert.deepEqual(boxOf(app, { name: "after" }), { x: 0, y: 3, width: 5, height: 1 });
-    await app.close();
   });
 
   await t.step("scrolling moves the content: one node's bounds change", async () => {
-    const app = await render(
+    await using app = await render(
       column(text("head"), scrollView(list(items(30), (item) => text(item)))),
       { width: 20, height: 10 },
     );
@@ -222,11 +209,10 @@ Deno.test("layoutWindow() scroll views", async (t) => {
     assert.deepEqual(app.snapshot().tree.children[1]!.children[0]!.bounds.y, -5);
     // Rows keep their place inside the content; on screen they moved with it.
     assert.deepEqual(boxOf(app, { role: "list_item", name: "Item 5" }).y, 1);
-    await app.close();
   });
 
   await t.step("scrolling stops at the end of the content and at its start", async () => {
-    const app = await render(
+    await using app = await render(
       column(text("head"), scrollView(list(items(30), (item) => text(item)))),
       { width: 20, height: 10 },
     );
@@ -242,12 +228,11 @@ Deno.test("layoutWindow() scroll views", async (t) => {
     assert.equal(app.revision, revision, "scrolling past the end changes nothing");
     await app.act(view.id, { action: "scroll", delta: { x: 0, y: -1000 } });
     assert.equal(boxOf(app, { role: "list" }).y, 1);
-    await app.close();
   });
 
   await t.step("content that shrinks pulls the scroll position back", async () => {
     let rows!: Signal<string[]>;
-    const app = await render(
+    await using app = await render(
       component((cx) => {
         rows = cx.signal(items(30));
         return scrollView(list(rows, (item) => text(item)));
@@ -264,11 +249,10 @@ Deno.test("layoutWindow() scroll views", async (t) => {
     await app.settle();
     assert.equal(boxOf(app, { role: "list" }).y, 0);
     assert.equal(boxOf(app, { role: "list_item", name: "Item 0" }).y, 0);
-    await app.close();
   });
 
   await t.step("a wide content scrolls sideways", async () => {
-    const app = await render(scrollView(text("x".repeat(50))), { width: 20, height: 5 });
+    await using app = await render(scrollView(text("x".repeat(50))), { width: 20, height: 5 });
     const view = app.get({ role: "scroll_view" });
     assert.equal(boxOf(app, view.id).width, 20);
     assert.equal(boxOf(app, { role: "text" }).width, 50, "the content keeps its natural width");
@@ -276,7 +260,6 @@ Deno.test("layoutWindow() scroll views", async (t) => {
     assert.equal(boxOf(app, { role: "text" }).x, -10);
     await app.act(view.id, { action: "scroll", delta: { x: 100, y: 0 } });
     assert.equal(boxOf(app, { role: "text" }).x, -30);
-    await app.close();
   });
 });
 
@@ -296,7 +279,7 @@ Deno.test("layoutWindow() dialogs", async (t) => {
   });
 
   await t.step("a dialog shown with show() is centred in the window", async () => {
-    const app = await render(withDialog, { width: 40, height: 12 });
+    await using app = await render(withDialog, { width: 40, height: 12 });
     await app.act(app.get({ name: "Open" }).id, { action: "click" });
     // "Confirm" (7) plus padding 1 and a border on each side; title, two rows, frame.
     const box = boxOf(app, { role: "dialog" });
@@ -318,11 +301,10 @@ Deno.test("layoutWindow() dialogs", async (t) => {
       width: 7,
       height: 1,
     });
-    await app.close();
   });
 
   await t.step("a dialog does not push its siblings", async () => {
-    const app = await render(withDialog, { width: 40, height: 12 });
+    await using app = await render(withDialog, { width: 40, height: 12 });
     const before = layoutById(app);
     await app.act(app.get({ name: "Open" }).id, { action: "click" });
     const after = layoutById(app);
@@ -330,7 +312,6 @@ Deno.test("layoutWindow() dialogs", async (t) => {
     assert.ok(after.size > before.size);
     for (const [id, entry] of before) assert.equal(after.get(id), entry, `node #${id} moved`);
     assert.ok(after.has(dialogId));
-    await app.close();
   });
 });
 

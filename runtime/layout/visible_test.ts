@@ -26,7 +26,7 @@ Deno.test("intersectRects() and isEmptyRect()", () => {
 });
 
 Deno.test("childrenIn() finds the children overlapping an area, in order", async () => {
-  const app = await render(
+  await using app = await render(
     component(() => column(text("a"), text("b"), text("c"), row(text("d"), text("e")))),
   );
   const columnElement = app.app.root.children[0]!;
@@ -37,12 +37,11 @@ Deno.test("childrenIn() finds the children overlapping an area, in order", async
   const rowElement = columnElement.children[3]!;
   assert.deepEqual(names(childrenIn(rowElement, { x: 2, y: 0, width: 1, height: 1 })), ["e"]);
   assert.deepEqual(childrenIn(columnElement, { x: 0, y: 0, width: 0, height: 5 }), []);
-  await app.close();
 });
 
 Deno.test("childrenIn() searches a long list, skipping children without size", async () => {
   const rows = Array.from({ length: 10_000 }, (_, index) => index);
-  const app = await render(
+  await using app = await render(
     component(() =>
       scrollView(
         list(rows, (index) =>
@@ -61,12 +60,11 @@ Deno.test("childrenIn() searches a long list, skipping children without size", a
   }
   assert.ok(shown.every((name) => name !== "never"));
   assert.deepEqual(childrenIn(listElement, { x: 0, y: 1e6, width: 80, height: 3 }), []);
-  await app.close();
 });
 
 Deno.test("place() moves a scrolled list as one box: its rows keep theirs", async () => {
   const rows = Array.from({ length: 1000 }, (_, index) => index);
-  const app = await render(
+  await using app = await render(
     component(() => scrollView(list(rows, (index) => text(`Row ${index}`)))),
     {
       height: 10,
@@ -82,7 +80,6 @@ Deno.test("place() moves a scrolled list as one box: its rows keep theirs", asyn
   assert.equal(row500.box, boxBefore, "the row's box was not placed again");
   const entry = layoutEntries(app.app.tree.root).find((e) => e.id === row500.node!.id)!;
   assert.deepEqual([entry.x, entry.y], [0, 5], "its window position follows the list");
-  await app.close();
 });
 
 /** The ids of the nodes carrying `offscreen`, in tree order. */
@@ -108,7 +105,7 @@ async function countOffscreenWrites(tree: SemanticTree, fn: () => Promise<void>)
 
 Deno.test("OffscreenTracker", async (t) => {
   await t.step("only the outermost node out of view carries offscreen", async () => {
-    const app = await render(
+    await using app = await render(
       component(() =>
         column(
           text("head"),
@@ -123,21 +120,19 @@ Deno.test("OffscreenTracker", async (t) => {
       app.get({ name }).id
     );
     assert.deepEqual(offscreenIds(app.app.tree), expected);
-    await app.close();
   });
 
   await t.step("a node past the window's edge carries it; its row does not", async () => {
-    const app = await render(
+    await using app = await render(
       component(() => list(["x"], () => row(text("a long title here"), button("Go", () => {})))),
       { width: 10, height: 5 },
     );
     assert.deepEqual(offscreenIds(app.app.tree), [app.get({ name: "Go" }).id]);
-    await app.close();
   });
 
   await t.step("a scroll in 10,000 rows writes the rows that moved, not the list", async () => {
     let rows!: Signal<number[]>;
-    const app = await render(
+    await using app = await render(
       component((cx) => {
         rows = cx.signal(Array.from({ length: 10_000 }, (_, index) => index));
         return scrollView(list(rows, (index) => text(`Row ${index}`)));
@@ -167,12 +162,11 @@ Deno.test("OffscreenTracker", async (t) => {
     rows.set([...rows.get(), 10_000]);
     await app.settle();
     assert.equal(offscreenIds(app.app.tree).length, 10_001 - 10);
-    await app.close();
   });
 
   await t.step("a node added inside a row without a node of its own is marked", async () => {
     let extra!: Signal<boolean>;
-    const app = await render(
+    await using app = await render(
       component((cx) => {
         extra = cx.signal(false);
         // 40 rows make a long container; the rows are plain rows, without nodes.
@@ -189,11 +183,10 @@ Deno.test("OffscreenTracker", async (t) => {
     const flagged = offscreenIds(app.app.tree);
     assert.ok(flagged.includes(app.get({ name: "Extra" }).id), "the new button is offscreen");
     assert.equal(flagged.length, 30 + 1);
-    await app.close();
   });
 
   await t.step("a list scrolled out as a whole leaves one mark, on the list", async () => {
-    const app = await render(
+    await using app = await render(
       component(() =>
         scrollView(column(
           list(Array.from({ length: 50 }, (_, index) => index), (index) => text(`Row ${index}`)),
@@ -211,12 +204,11 @@ Deno.test("OffscreenTracker", async (t) => {
     assert.equal(flagged.filter((id) => rowIds.has(id)).length, 0, "its rows are implied");
     await app.act(view.id, { action: "scroll", delta: { x: 0, y: -80 } });
     assert.equal(offscreenIds(app.app.tree).filter((id) => rowIds.has(id)).length, 40);
-    await app.close();
   });
 });
 
 Deno.test("scrollIntoView() scrolls as little as shows the element", async () => {
-  const app = await render(
+  await using app = await render(
     component(() =>
       scrollView(list(Array.from({ length: 30 }, (_, i) => i), (i) => text(`R${i}`)))
     ),
@@ -231,5 +223,4 @@ Deno.test("scrollIntoView() scrolls as little as shows the element", async () =>
   assert.equal(view.scroll.y, 8, "a row in view needs no scroll");
   scrollIntoView(listElement.children[2]!, relayout);
   assert.equal(view.scroll.y, 2, "row 2 is the first row in view");
-  await app.close();
 });

@@ -105,18 +105,17 @@ Deno.test("TreeMirror", async (t) => {
   });
 
   await t.step("snapshotUpdate() brings an empty mirror up to date", async () => {
-    const app = await render(notesApp(), { title: "Notes" });
+    await using app = await render(notesApp(), { title: "Notes" });
     const mirror = new TreeMirror();
     const changes = mirror.apply(snapshotUpdate(app.app.tree));
     assert.equal(mirror.ready, true);
     assert.equal(changes.added.length, [...app.app.tree.walk()].length);
     assert.deepEqual(changes.removed, []);
     assertSame(app, mirror, "the snapshot");
-    await app.close();
   });
 
   await t.step("TreeMirror follows many actions, removals included, to the same tree", async () => {
-    const app = await render(notesApp(), { title: "Notes" });
+    await using app = await render(notesApp(), { title: "Notes" });
     const { mirror, updates, stop } = follow(app.app);
     const steps: [string, () => Promise<void>][] = [
       [
@@ -173,11 +172,10 @@ Deno.test("TreeMirror", async (t) => {
     }
     assert.ok(updates.some((update) => update.removed.length > 0), "no update removed a node");
     stop();
-    await app.close();
   });
 
   await t.step("TreeMirror started mid-way keeps up as well", async () => {
-    const app = await render(notesApp(), { title: "Notes" });
+    await using app = await render(notesApp(), { title: "Notes" });
     await act(app, { name: "Details", role: "button" }, { action: "click" });
     await act(app, { role: "menu" }, { action: "click" });
     const { mirror, stop } = follow(app.app);
@@ -187,11 +185,10 @@ Deno.test("TreeMirror", async (t) => {
     await act(app, { name: "Close" }, { action: "click" });
     assertSame(app, mirror, "closing");
     stop();
-    await app.close();
   });
 
   await t.step("TreeMirror.apply() reports what it added, changed and removed", async () => {
-    const app = await render(notesApp(), { title: "Notes" });
+    await using app = await render(notesApp(), { title: "Notes" });
     const { mirror, updates, stop } = follow(app.app);
     const size = mirror.size;
     const firstRow = app.query({ role: "list_item" })[0]!;
@@ -210,7 +207,6 @@ Deno.test("TreeMirror", async (t) => {
     for (const id of rowIds) assert.equal(mirror.get(id), undefined);
     assert.equal(formatTree(again.root), formatTree(mirror.root));
     stop();
-    await app.close();
   });
 
   await t.step("TreeMirror links a child listed before its own data, and moves nodes", () => {

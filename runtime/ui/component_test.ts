@@ -8,7 +8,7 @@ Deno.test("component() nesting", async (t) => {
   await t.step("component() nests: an inner component's nodes hang from the outer's", async () => {
     const inner = component(() => row(text("inner a"), text("inner b")));
     const outer = component(() => column(text("outer"), inner, component(() => inner)));
-    const app = await render(outer, { title: "Nest" });
+    await using app = await render(outer, { title: "Nest" });
     assert.equal(
       app.tree(),
       [
@@ -21,7 +21,6 @@ Deno.test("component() nesting", async (t) => {
         ``,
       ].join("\n"),
     );
-    await app.close();
   });
 
   await t.step("component() runs its setup once per mount, not per change", async () => {
@@ -31,13 +30,12 @@ Deno.test("component() nesting", async (t) => {
       const count = cx.signal(0);
       return button(bind(() => `n=${count.get()}`), () => count.set(count.get() + 1));
     });
-    const app = await render(root);
+    await using app = await render(root);
     const id = app.get({ role: "button" }).id;
     await app.act(id, { action: "click" });
     await app.act(id, { action: "click" });
     assert.equal(app.get({ role: "button" }).name, "n=2");
     assert.equal(setups, 1);
-    await app.close();
   });
 
   await t.step("component() refuses a setup that returns something other than a view", async () => {
@@ -68,7 +66,7 @@ Deno.test("component() nesting", async (t) => {
           })),
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     await app.act(app.get({ name: "Hide" }).id, { action: "click" });
     assert.throws(() => saved!.signal(1), {
       message: "cx.signal() was called after the component unmounted",
@@ -76,7 +74,6 @@ Deno.test("component() nesting", async (t) => {
     assert.throws(() => saved!.onCleanup(() => {}), {
       message: "cx.onCleanup() was called after the component unmounted",
     });
-    await app.close();
   });
 });
 
@@ -89,7 +86,7 @@ Deno.test("following signals, memos and bindings", async (t) => {
         text(bind(() => `Count: ${count.get()}`)),
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     const before = app.get({ role: "text" });
     assert.equal(before.name, "Count: 0");
     const plus = app.get({ name: "+1" }).id;
@@ -99,7 +96,6 @@ Deno.test("following signals, memos and bindings", async (t) => {
     assert.equal(after.name, "Count: 2");
     assert.equal(after.id, before.id);
     assert.equal(app.query({ name: "Count: 0" }).length, 0);
-    await app.close();
   });
 
   await t.step("a signal given as a property is followed", async () => {
@@ -109,7 +105,7 @@ Deno.test("following signals, memos and bindings", async (t) => {
       setLabel = (value) => label.set(value);
       return text(label);
     });
-    const app = await render(root);
+    await using app = await render(root);
     const { id } = app.get({ role: "text" });
     const revision = app.revision;
     setLabel!("second");
@@ -121,7 +117,6 @@ Deno.test("following signals, memos and bindings", async (t) => {
       name: "second",
       path: `window "Test" > text "second"`,
     });
-    await app.close();
   });
 
   await t.step(
@@ -138,7 +133,7 @@ Deno.test("following signals, memos and bindings", async (t) => {
         });
         return text(parity);
       });
-      const app = await render(root);
+      await using app = await render(root);
       const { id } = app.get({ name: "odd" });
       const revision = app.revision;
       setCount!(3); // still odd: the memo reruns, the node does not change
@@ -150,7 +145,6 @@ Deno.test("following signals, memos and bindings", async (t) => {
       assert.equal(app.get({ role: "text" }).id, id);
       assert.equal(app.get({ role: "text" }).name, "even");
       assert.equal(memoRuns, 3);
-      await app.close();
     },
   );
 
@@ -166,12 +160,11 @@ Deno.test("following signals, memos and bindings", async (t) => {
       };
       return column(text(bind(() => `a=${a.get()}`)), text(bind(() => `b=${b.get()}`)));
     });
-    const app = await render(root);
+    await using app = await render(root);
     const revision = app.revision;
     bump!();
     assert.equal(app.revision, revision + 1);
     assert.match(app.tree(), /text "a=2" #2\n text "b=1" #3\n$/);
-    await app.close();
   });
 
   await t.step("a text field bound to a signal shows the signal's new value", async () => {
@@ -181,14 +174,13 @@ Deno.test("following signals, memos and bindings", async (t) => {
       setValue = (next) => value.set(next);
       return textField({ label: "Field", value });
     });
-    const app = await render(root);
+    await using app = await render(root);
     const { id } = app.get({ role: "text_field" });
     assert.equal(nodeOf(app, "text_field").value, "one");
     setValue!("two");
     await app.settle();
     assert.equal(nodeOf(app, "text_field").value, "two");
     assert.equal(nodeOf(app, "text_field").id, id);
-    await app.close();
   });
 });
 
@@ -206,13 +198,12 @@ Deno.test("cx.effect() and cx.onCleanup()", async (t) => {
         });
         return text("x");
       });
-      const app = await render(root);
+      await using app = await render(root);
       assert.deepEqual(seen, [0]);
       setCount!(5);
       assert.deepEqual(seen, [0], "effects wait for the frame");
       await app.settle();
       assert.deepEqual(seen, [0, 5]);
-      await app.close();
     },
   );
 
@@ -257,11 +248,10 @@ Deno.test("cx.effect() and cx.onCleanup()", async (t) => {
           })),
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     await app.act(app.get({ name: "+1" }).id, { action: "click" });
     await app.act(app.get({ name: "Hide" }).id, { action: "click" });
     await app.act(app.get({ name: "+1" }).id, { action: "click" });
     assert.deepEqual(seen, [0, 1]);
-    await app.close();
   });
 });

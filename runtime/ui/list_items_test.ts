@@ -89,7 +89,7 @@ Deno.test("list() rows follow their items", async (t) => {
           );
         }), (note) => note.id);
     });
-    const app = await render(root);
+    await using app = await render(root);
     const [first, second] = notes!.get();
     await app.act(app.query({ role: "button" })[0]!.id, { action: "click" });
     const before = ids(app);
@@ -102,7 +102,6 @@ Deno.test("list() rows follow their items", async (t) => {
     assert.deepEqual(shown(app), [["c", "0 clicks"], ["a", "1 clicks"], ["B", "0 clicks"]]);
     assert.deepEqual(ids(app).slice(1), before, "kept rows keep their ids and state");
     assert.ok(second !== undefined);
-    await app.close();
   });
 
   await t.step(
@@ -170,7 +169,7 @@ Deno.test("list() rows without a key follow their items", async (t) => {
       items = cx.signal(["x", "y"]);
       return list(items, (item) => row(text(item), button("Go", () => {})));
     });
-    const app = await render(root);
+    await using app = await render(root);
     const [x, y] = ids(app);
     items!.set(["y", "w", "x"]);
     await app.settle();
@@ -179,7 +178,6 @@ Deno.test("list() rows without a key follow their items", async (t) => {
     items!.set(["w"]);
     await app.settle();
     assert.deepEqual(shown(app), [["w", "Go"]]);
-    await app.close();
   });
 });
 
@@ -262,7 +260,7 @@ Deno.test("list() rows rendered again", async (t) => {
           textField({ label: "Draft", value: note.draft }), // two-way with a signal
         ), (note) => note.id);
     });
-    const app = await render(root);
+    await using app = await render(root);
     const [[, title, draft]] = ids(app) as [number[]];
     await app.userAct(title!, { action: "focus" });
     await app.userAct(title!, { action: "type_text", text: " and eggs" });
@@ -288,7 +286,6 @@ Deno.test("list() rows rendered again", async (t) => {
     );
     await app.userAct(draft!, { action: "type_text", text: "!" });
     assert.equal(next.get(), "buy!", "the field still writes the new signal");
-    await app.close();
   });
 
   await t.step("typing in a secure field never moves into a field that is not", async () => {
@@ -303,7 +300,7 @@ Deno.test("list() rows rendered again", async (t) => {
             : textField({ label: "Password", value: "" }),
         ), (note) => note.id);
     });
-    const app = await render(root);
+    await using app = await render(root);
     const [[, field]] = ids(app) as [number[]];
     await app.userAct(field!, { action: "focus" });
     await app.userAct(field!, { action: "type_text", text: "hunter2" });
@@ -311,7 +308,6 @@ Deno.test("list() rows rendered again", async (t) => {
     await app.settle();
     assert.match(app.tree(), new RegExp(`text_field "Password" #${field} focused\\n`));
     assert.doesNotMatch(app.tree(), /hunter2/);
-    await app.close();
   });
 
   await t.step("focus does not go into a field the new render disables; typing stays", async () => {
@@ -324,7 +320,7 @@ Deno.test("list() rows rendered again", async (t) => {
         (note) => note.id,
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     const [[item, field]] = ids(app) as [number[]];
     await app.userAct(field!, { action: "focus" });
     await app.userAct(field!, { action: "type_text", text: "!" });
@@ -332,7 +328,6 @@ Deno.test("list() rows rendered again", async (t) => {
     await app.settle();
     assert.match(app.tree(), new RegExp(`list_item #${item} focused\\n`));
     assert.match(app.tree(), new RegExp(`text_field "Title" #${field} value="a!" disabled\\n`));
-    await app.close();
   });
 
   await t.step("a list inside a row rendered again keeps the ids it can, and goes on", async () => {
@@ -348,7 +343,7 @@ Deno.test("list() rows rendered again", async (t) => {
         (card) => card.id,
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     const idsOf = () => app.query({}).map((match) => match.id);
     const before = idsOf();
     assert.ok(before.length >= 5, `the outer and inner rows: ${before}`);
@@ -360,7 +355,6 @@ Deno.test("list() rows rendered again", async (t) => {
     await app.settle();
     const after = app.query({ role: "list_item" }).map((match) => match.name);
     assert.deepEqual(after, ["CARD", "x", "y", "z"]);
-    await app.close();
   });
 
   await t.step("rowLabel() follows the current item, as a string and as a binding", async () => {
@@ -376,7 +370,7 @@ Deno.test("list() rows rendered again", async (t) => {
           ),
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     const [one, two] = ids(app);
     notes!.set([{ id: 1, title: "new" }, { id: 2, title: "TWO" }]);
     await app.settle();
@@ -385,7 +379,6 @@ Deno.test("list() rows rendered again", async (t) => {
     mark!.set("?");
     await app.settle();
     assert.match(app.tree(), new RegExp(`list_item "TWO[?]" #${two![0]}\n`));
-    await app.close();
   });
 
   await t.step("a row's tools follow its item", async () => {
@@ -405,11 +398,10 @@ Deno.test("list() rows rendered again", async (t) => {
           return text(note.title);
         }), (note) => note.id);
     });
-    const app = await render(root);
+    await using app = await render(root);
     notes!.set([{ id: 1, title: "b" }]);
     await app.settle();
     assert.deepEqual(app.tools().map((tool) => tool.name), ["open_b"]);
-    await app.close();
   });
 
   await t.step("a row rendered again below the fold stays offscreen", async () => {
@@ -420,13 +412,12 @@ Deno.test("list() rows rendered again", async (t) => {
         list(notes, (note) => row(text(note.title), button("Open", () => {})), (note) => note.id),
       ).height(2);
     });
-    const app = await render(root);
+    await using app = await render(root);
     const before = app.tree();
     assert.match(before, /list_item "n5" #\d+ offscreen\n/);
     notes!.set(notes!.get().map((note) => note.id === 5 ? { id: 5, title: "n5" } : note));
     await app.settle();
     assert.equal(app.tree(), before);
-    await app.close();
   });
 
   await t.step("a render that throws is reported; the list goes on with its rows", async () => {
@@ -441,7 +432,7 @@ Deno.test("list() rows rendered again", async (t) => {
           return row(text(note.title), button("Open", () => {}));
         }, (note) => note.id);
       });
-      const app = await render(root);
+      await using app = await render(root);
       const [, b] = ids(app);
       notes!.set([{ id: 1, title: "bad" }, notes!.get()[1]!]);
       await app.settle();
@@ -451,7 +442,6 @@ Deno.test("list() rows rendered again", async (t) => {
       await app.settle();
       assert.deepEqual(shown(app), [["good", "Open"], ["b", "Open"]]);
       assert.deepEqual(ids(app)[1], b);
-      await app.close();
     } finally {
       restore();
     }

@@ -142,10 +142,9 @@ Deno.test("list() keyed rows", async (t) => {
       items = cx.signal(["a"]);
       return list(items, (item) => text(item));
     });
-    const app = await render(root);
+    await using app = await render(root);
     items!.update((value) => value.push("b"));
     assert.equal(app.query({ role: "list_item" }).length, 2);
-    await app.close();
   });
 
   await t.step("list() logs items that are not an array and keeps its rows", async () => {
@@ -208,12 +207,11 @@ Deno.test("list() rows and their input", async (t) => {
           })),
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     assert.deepEqual(app.tools().map((tool) => tool.name), ["open_a", "open_b"]);
     items!.set(["b"]);
     await app.settle();
     assert.deepEqual(app.tools().map((tool) => tool.name), ["open_b"]);
-    await app.close();
   });
 
   await t.step("list() refuses a render argument that is not a function", () => {
@@ -243,7 +241,7 @@ Deno.test("list() row names", async (t) => {
       shown = cx.signal("first");
       return list(items, (item) => item === "b" ? text(shown!) : text(item));
     });
-    const app = await render(root);
+    await using app = await render(root);
     items!.set(["a", "b"]);
     await app.settle();
     assert.match(app.tree(), /list_item "first" #\d+\n/);
@@ -251,7 +249,6 @@ Deno.test("list() row names", async (t) => {
     await app.settle();
     assert.match(app.tree(), /list_item "second" #\d+\n/);
     assert.doesNotMatch(app.tree(), /text "second"/, "the naming text has no line of its own");
-    await app.close();
   });
 
   await t.step("rowLabel() names rows itself and wins over the text", async () => {
@@ -260,10 +257,9 @@ Deno.test("list() row names", async (t) => {
       return list(items, (item) => text(item.title), (item) => item.id)
         .rowLabel((item) => `Note ${item.id}`);
     });
-    const app = await render(root);
+    await using app = await render(root);
     const row = app.get({ role: "list_item", name: "Note 7" });
     assert.match(app.tree(), new RegExp(`list_item "Note 7" #${row.id}\n   text "Milk" #\\d+\n`));
-    await app.close();
   });
 
   await t.step("rowLabel() follows a new item under the same key, and bindings", async () => {
@@ -279,13 +275,12 @@ Deno.test("list() row names", async (t) => {
         list(["x"], (item) => text(item)).rowLabel((item) => bind(() => `${item}${suffix!.get()}`)),
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     items!.set([{ id: 1, title: "Bread" }]);
     suffix!.set("?");
     await app.settle();
     assert.equal(app.query({ role: "list_item", name: "BREAD" }).length, 1);
     assert.equal(app.query({ role: "list_item", name: "x?" }).length, 1);
-    await app.close();
   });
 
   await t.step("rowLabel() refuses what is not a function", () => {

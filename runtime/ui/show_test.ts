@@ -103,7 +103,7 @@ Deno.test("show() mounting and unmounting", async (t) => {
         }),
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     const { id } = app.get({ name: "positive" });
     const plus = app.get({ name: "+1" }).id;
     await app.act(plus, { action: "focus" });
@@ -111,7 +111,6 @@ Deno.test("show() mounting and unmounting", async (t) => {
     assert.equal(await app.act(plus, { action: "click" }), revision, "nothing changed");
     assert.equal(app.get({ name: "positive" }).id, id);
     assert.equal(mounts, 1);
-    await app.close();
   });
 
   await t.step("show() follows a binding", async () => {
@@ -122,13 +121,12 @@ Deno.test("show() mounting and unmounting", async (t) => {
         show(bind(() => count.get() % 2 === 1), () => text("odd")),
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     const plus = app.get({ name: "+1" }).id;
     await app.act(plus, { action: "click" });
     assert.equal(app.query({ name: "odd" }).length, 1);
     await app.act(plus, { action: "click" });
     assert.equal(app.query({ name: "odd" }).length, 0);
-    await app.close();
   });
 
   await t.step("show() drops focus held inside what it unmounts", async () => {
@@ -152,13 +150,12 @@ Deno.test("show() mounting and unmounting", async (t) => {
       open = cx.signal(true);
       return show(open, () => dialog("Box", text("inside")));
     });
-    const app = await render(root);
+    await using app = await render(root);
     assert.equal(app.app.overlays.length, 1);
     open!.set(false);
     await app.settle();
     assert.equal(app.app.overlays.length, 0);
     assert.equal(app.query({ role: "dialog" }).length, 0);
-    await app.close();
   });
 
   await t.step("show() refuses a render argument that is not a function", () => {

@@ -149,12 +149,11 @@ Deno.test("cx.registerTool()", async (t) => {
       );
       return text(bind(() => String(count.get())));
     });
-    const app = await render(root);
+    await using app = await render(root);
     const revision = app.revision;
     assert.equal(await app.callTool("bump", { by: 3 }), `{"count":3}`);
     assert.equal(app.revision, revision + 1, "the tool's frame ran");
     assert.equal(app.get({ role: "text" }).name, "3");
-    await app.close();
   });
 
   await t.step("cx.registerTool() with the same name replaces the earlier tool", async () => {
@@ -163,10 +162,9 @@ Deno.test("cx.registerTool()", async (t) => {
       cx.registerTool(tool("status", `"second"`));
       return text("x");
     });
-    const app = await render(root);
+    await using app = await render(root);
     assert.deepEqual(app.tools().map((entry) => entry.name), ["status"]);
     assert.equal(await app.callTool("status"), `"second"`);
-    await app.close();
   });
 
   await t.step(
@@ -187,13 +185,12 @@ Deno.test("cx.registerTool()", async (t) => {
           }),
         );
       });
-      const app = await render(root);
+      await using app = await render(root);
       assert.equal(await app.callTool("status"), `"later"`);
       open!.set(false);
       await app.settle();
       assert.deepEqual(app.tools().map((entry) => entry.name), ["status"]);
       assert.equal(await app.callTool("status"), `"later"`);
-      await app.close();
     },
   );
 
@@ -210,7 +207,7 @@ Deno.test("cx.registerTool()", async (t) => {
           })),
       );
     });
-    const app = await render(root);
+    await using app = await render(root);
     const names = () => app.tools().map((entry) => entry.name);
     assert.deepEqual(names(), ["always"]);
     const open = app.get({ name: "Open" }).id;
@@ -221,7 +218,6 @@ Deno.test("cx.registerTool()", async (t) => {
     await assert.rejects(() => app.callTool("while_open"), {
       message: `no tool named "while_open"`,
     });
-    await app.close();
   });
 });
 
@@ -262,16 +258,15 @@ Deno.test("cx.tool(): typed tools", async (t) => {
 
   await t.step("cx.tool() runs with parsed arguments and returns JSON", async () => {
     const runs = { count: 0 };
-    const app = await render(notesRoot(runs));
+    await using app = await render(notesRoot(runs));
     assert.equal(await app.callTool("add_note", { title: "Milk" }), `{"count":1,"pinned":false}`);
     assert.equal(app.get({ role: "text" }).name, "Milk");
     assert.equal(runs.count, 1);
-    await app.close();
   });
 
   await t.step("cx.tool() refuses wrong arguments before run, naming each path", async () => {
     const runs = { count: 0 };
-    const app = await render(notesRoot(runs));
+    await using app = await render(notesRoot(runs));
     const refusals: [Record<string, unknown>, string][] = [
       [{ title: 5 }, "invalid arguments: title: expected string, received number"],
       [{}, "invalid arguments: title: required, expected string"],
@@ -293,11 +288,10 @@ Deno.test("cx.tool(): typed tools", async (t) => {
       }, JSON.stringify(args));
     }
     assert.equal(runs.count, 0, "run never saw a wrong argument");
-    await app.close();
   });
 
   await t.step("cx.tool() advertises the input side without $schema noise", async () => {
-    const app = await render(notesRoot({ count: 0 }));
+    await using app = await render(notesRoot({ count: 0 }));
     assert.deepEqual(app.tools()[0]!.inputSchema, {
       type: "object",
       properties: {
@@ -308,12 +302,11 @@ Deno.test("cx.tool(): typed tools", async (t) => {
       required: ["title"],
       additionalProperties: false,
     });
-    await app.close();
   });
 
   await t.step("a loose object on purpose passes unknown properties to run", async () => {
     let seen: Record<string, unknown> | undefined;
-    const app = await render(component((cx) => {
+    await using app = await render(component((cx) => {
       cx.tool({
         name: "store",
         description: "Stores anything",
@@ -328,12 +321,11 @@ Deno.test("cx.tool(): typed tools", async (t) => {
     assert.equal(await app.callTool("store", { key: "k", extra: 1 }), "stored");
     assert.deepEqual(seen, { key: "k", extra: 1 });
     assert.deepEqual(app.tools()[0]!.inputSchema.additionalProperties, {}, "any property");
-    await app.close();
   });
 
   await t.step("a refinement is checked on the UI thread before run", async () => {
     let runs = 0;
-    const app = await render(component((cx) => {
+    await using app = await render(component((cx) => {
       cx.tool({
         name: "rename",
         description: "Renames",
@@ -347,11 +339,10 @@ Deno.test("cx.tool(): typed tools", async (t) => {
       message: "invalid arguments: to: must have text",
     });
     assert.equal(runs, 0);
-    await app.close();
   });
 
   await t.step("cx.tool() with destructive marks the tool", async () => {
-    const app = await render(component((cx) => {
+    await using app = await render(component((cx) => {
       const made = cx.tool({
         name: "wipe",
         description: "Deletes everything",
@@ -364,12 +355,11 @@ Deno.test("cx.tool(): typed tools", async (t) => {
     }));
     assert.equal(app.tools()[0]!.isDestructive, true);
     assert.equal(await app.callTool("wipe"), "null");
-    await app.close();
   });
 
   await t.step("a typed tool goes when its component unmounts", async () => {
     let open: Signal<boolean> | undefined;
-    const app = await render(component((cx) => {
+    await using app = await render(component((cx) => {
       open = cx.signal(true);
       return show(open, () =>
         component((panel) => {
@@ -381,7 +371,6 @@ Deno.test("cx.tool(): typed tools", async (t) => {
     open!.set(false);
     await app.settle();
     assert.deepEqual(app.tools(), []);
-    await app.close();
   });
 
   await t.step("typedTool() refuses an input that is not a zod object schema", () => {

@@ -29,10 +29,9 @@ Deno.test("widget modifiers", async (t) => {
     const root = component(() =>
       column(button("+", () => {}).label("Add one"), text("•").label("Status"))
     );
-    const app = await render(root);
+    await using app = await render(root);
     assert.match(app.tree(), /button "Add one" #2\n text "Status" #3/);
     assert.equal(app.query({ name: "+" }).length, 0);
-    await app.close();
   });
 
   await t.step(".label() follows a binding", async () => {
@@ -42,19 +41,18 @@ Deno.test("widget modifiers", async (t) => {
       setName = (value) => name.set(value);
       return button("S", () => {}).label(bind(() => `${name.get()} file`));
     });
-    const app = await render(root);
+    await using app = await render(root);
     const { id } = app.get({ name: "Save file" });
     setName!("Open");
     await app.settle();
     assert.equal(app.get({ role: "button" }).name, "Open file");
     assert.equal(app.get({ role: "button" }).id, id);
-    await app.close();
   });
 
   await t.step(".disabled() disables the node and its actions", async () => {
     let clicks = 0;
     const root = component(() => button("Off", () => clicks++).disabled());
-    const app = await render(root);
+    await using app = await render(root);
     assert.match(app.tree(), /button "Off" #2 disabled/);
     await assert.rejects(() => app.act(2, { action: "click" }), {
       name: "ActionError",
@@ -62,7 +60,6 @@ Deno.test("widget modifiers", async (t) => {
       message: 'the node is disabled; ui_wait with "state": "enabled" waits for it',
     });
     assert.equal(clicks, 0);
-    await app.close();
   });
 
   await t.step(".disabled(binding) follows the binding both ways", async () => {
@@ -73,7 +70,7 @@ Deno.test("widget modifiers", async (t) => {
       setLocked = (value) => locked.set(value);
       return button("Go", () => clicks++).disabled(bind(() => locked.get()));
     });
-    const app = await render(root);
+    await using app = await render(root);
     const { id } = app.get({ name: "Go" });
     await assert.rejects(() => app.act(id, { action: "click" }), {
       message: 'the node is disabled; ui_wait with "state": "enabled" waits for it',
@@ -91,16 +88,14 @@ Deno.test("widget modifiers", async (t) => {
     });
     assert.equal(clicks, 1);
     assert.equal(app.get({ name: "Go" }).id, id);
-    await app.close();
   });
 
   await t.step(".disabled() on a container refuses actions on what is inside", async () => {
     const root = component(() => column(button("Inner", () => {})).disabled());
-    const app = await render(root);
+    await using app = await render(root);
     await assert.rejects(() => app.act(app.get({ name: "Inner" }).id, { action: "focus" }), {
       message: 'the node is disabled; ui_wait with "state": "enabled" waits for it',
     });
-    await app.close();
   });
 
   await t.step(".secure() marks the node secure and keeps its value out of the tree", async () => {
@@ -109,14 +104,13 @@ Deno.test("widget modifiers", async (t) => {
       password = cx.secret("initial-secret");
       return textField({ label: "Password", value: password }).secure();
     });
-    const app = await render(root);
+    await using app = await render(root);
     assert.equal(app.tree(), `window "Test" #1\n text_field "Password" #2 secure\n`);
     assert.equal(nodeOf(app, "text_field").value, undefined);
     await app.userAct(2, { action: "type_text", text: "-more" });
     assert.equal(password!.get(), "initial-secret-more", "the person typed into it");
     assert.doesNotMatch(JSON.stringify(app.snapshot()), /secret-more|initial-secret/);
     assert.deepEqual(app.query({ text: "secret" }), []);
-    await app.close();
   });
 
   await t.step(
@@ -125,17 +119,15 @@ Deno.test("widget modifiers", async (t) => {
       const root = component(() =>
         column(scrollView(column(...["a", "b", "c", "d", "e"].map((name) => text(name)))).height(2))
       );
-      const app = await render(root, { height: 20 });
+      await using app = await render(root, { height: 20 });
       assert.equal(nodeOf(app, "scroll_view").bounds.height, 2);
-      await app.close();
     },
   );
 
   await t.step("scrollView() without a height fills the room left", async () => {
     const root = component(() => column(text("top"), scrollView(text("inside"))));
-    const app = await render(root, { height: 20 });
+    await using app = await render(root, { height: 20 });
     assert.equal(nodeOf(app, "scroll_view").bounds.height, 19);
-    await app.close();
   });
 });
 
@@ -153,12 +145,11 @@ Deno.test("widget()", async (t) => {
         },
       )
     );
-    const app = await render(root);
+    await using app = await render(root);
     assert.equal(app.tree(), `window "Test" #1\n button "Custom" #2\n`);
     await app.act(2, { action: "click" });
     assert.equal(clicks, 1);
     assert.match(app.tree(), /button "Custom" #2 focused/);
-    await app.close();
   });
 
   await t.step("widget() follows its value and states", async () => {
@@ -174,35 +165,31 @@ Deno.test("widget()", async (t) => {
         expanded: true,
       });
     });
-    const app = await render(root);
+    await using app = await render(root);
     assert.match(app.tree(), /switch "Wi-Fi" #2 value="off" expanded\n/);
     setOn!(true);
     await app.settle();
     assert.match(app.tree(), /switch "Wi-Fi" #2 value="on" checked expanded\n/);
-    await app.close();
   });
 
   await t.step("widget() without a role is invisible, but its children show", async () => {
     const root = component(() => widget({ name: "Unseen", content: "drawn" }, text("child")));
-    const app = await render(root);
+    await using app = await render(root);
     assert.equal(app.tree(), `window "Test" #1\n text "child" #2\n`);
-    await app.close();
   });
 
   await t.step("widget() without a name is invisible, but its children show", async () => {
     const root = component(() =>
       widget({ role: "group", content: "drawn" }, button("Child", () => {}))
     );
-    const app = await render(root);
+    await using app = await render(root);
     assert.equal(app.tree(), `window "Test" #1\n button "Child" #2\n`);
-    await app.close();
   });
 
   await t.step("widget() .label() gives a name, which makes it visible", async () => {
     const root = component(() => widget({ role: "group" }, text("child")).label("Panel"));
-    const app = await render(root);
+    await using app = await render(root);
     assert.equal(app.tree(), `window "Test" #1\n group "Panel" #2\n  text "child" #3\n`);
-    await app.close();
   });
 
   await t.step("widget() refuses an unknown role", () => {
@@ -215,9 +202,8 @@ Deno.test("widget()", async (t) => {
 
 Deno.test("leaf widgets", async (t) => {
   await t.step("heading() and text() have their roles and names", async () => {
-    const app = await render(component(() => column(heading("Title"), text("Body"))));
+    await using app = await render(component(() => column(heading("Title"), text("Body"))));
     assert.equal(app.tree(), `window "Test" #1\n heading "Title" #2\n text "Body" #3\n`);
-    await app.close();
   });
 
   await t.step("checkbox() with a plain boolean keeps its own state", async () => {
@@ -225,14 +211,13 @@ Deno.test("leaf widgets", async (t) => {
     const root = component(() =>
       checkbox("Own", true).onToggle((checked) => toggles.push(checked))
     );
-    const app = await render(root);
+    await using app = await render(root);
     assert.match(app.tree(), /checkbox "Own" #2 checked/);
     await app.act(2, { action: "click" });
     assert.doesNotMatch(app.tree(), /checked/);
     await app.act(2, { action: "click" });
     assert.match(app.tree(), /checkbox "Own" #2 focused checked/);
     assert.deepEqual(toggles, [false, true]);
-    await app.close();
   });
 
   await t.step("checkbox() with a signal writes it", async () => {
@@ -241,14 +226,13 @@ Deno.test("leaf widgets", async (t) => {
       done = cx.signal(false);
       return checkbox("Done", done);
     });
-    const app = await render(root);
+    await using app = await render(root);
     await app.act(2, { action: "click" });
     assert.equal(done!.get(), true);
     assert.match(app.tree(), /checkbox "Done" #2 focused checked/);
     done!.set(false);
     await app.settle();
     assert.doesNotMatch(app.tree(), /checked/);
-    await app.close();
   });
 
   await t.step("checkbox() with a binding shows it and only reports toggles", async () => {
@@ -256,29 +240,26 @@ Deno.test("leaf widgets", async (t) => {
     const root = component(() =>
       checkbox("Bound", bind(() => true)).onToggle((c) => toggles.push(c))
     );
-    const app = await render(root);
+    await using app = await render(root);
     await app.act(2, { action: "click" });
     assert.match(app.tree(), /checkbox "Bound" #2 focused checked/);
     assert.deepEqual(toggles, [false]);
-    await app.close();
   });
 
   await t.step("textField() with a plain string starts with it and keeps edits", async () => {
     const root = component(() => textField({ label: "Name", value: "Ada" }));
-    const app = await render(root);
+    await using app = await render(root);
     assert.match(app.tree(), /text_field "Name" #2 value="Ada"/);
     await app.act(2, { action: "type_text", text: " L." });
     assert.match(app.tree(), /text_field "Name" #2 value="Ada L\." focused/);
-    await app.close();
   });
 
   await t.step("slider() clamps a signal's value into its range", async () => {
     const root = component((cx) =>
       slider({ label: "Level", value: cx.signal(500), min: 0, max: 10 })
     );
-    const app = await render(root);
+    await using app = await render(root);
     assert.match(app.tree(), /slider "Level" #2 value="10"/);
-    await app.close();
   });
 
   await t.step("constructors refuse wrong arguments", () => {
@@ -318,14 +299,13 @@ Deno.test("leaf widgets", async (t) => {
   });
 
   await t.step("list() rows are list_items whatever the row view is", async () => {
-    const app = await render(component(() => list(["a"], (item) => text(item))));
+    await using app = await render(component(() => list(["a"], (item) => text(item))));
     assert.equal(app.tree(), `window "Test" #1\n list #2\n  list_item "a" #3\n`);
-    await app.close();
   });
 });
 
 Deno.test("textField() secure: a bind() or memo that reads only secrets is accepted", async () => {
-  const app = await render(component((cx) => {
+  await using app = await render(component((cx) => {
     const password = cx.secret("hunter2-BOUND", { name: "password" });
     const shown = cx.memo(() => password.get().trim());
     return column(
@@ -337,7 +317,6 @@ Deno.test("textField() secure: a bind() or memo that reads only secrets is accep
   assert.ok(!snapshot.includes("hunter2-BOUND"), snapshot);
   const password = app.snapshot().signals.find((signal) => signal.name === "password");
   assert.deepEqual(password, { id: password!.id, name: "password", secret: true, observers: 2 });
-  await app.close();
 });
 
 Deno.test(".secure() needs a declared secret", async (t) => {
@@ -415,7 +394,7 @@ Deno.test(".secure() needs a declared secret", async (t) => {
 
   await t.step("a secret read to decide another node's state is allowed", async () => {
     let password!: Signal<string>;
-    const app = await render(component((cx) => {
+    await using app = await render(component((cx) => {
       password = cx.secret("", { name: "password" });
       return column(
         textField({ label: "Password", value: password }).secure(),
@@ -428,7 +407,6 @@ Deno.test(".secure() needs a declared secret", async (t) => {
     await app.settle();
     assert.doesNotMatch(app.tree(), /disabled|hunter2/);
     assert.match(app.tree(), /text "Password set"/);
-    await app.close();
   });
 
   await t.step("a property that is not secure may not show a secret as it is", async () => {
@@ -449,7 +427,7 @@ Deno.test(".secure() needs a declared secret", async (t) => {
 
 Deno.test("a secret never shown on screen is secret from the start", async () => {
   let open!: Signal<boolean>;
-  const app = await render(component((cx) => {
+  await using app = await render(component((cx) => {
     const token = cx.secret("tok-SAVED-1234", { name: "sync token" });
     open = cx.signal(false, { name: "open" });
     return column(
@@ -466,13 +444,12 @@ Deno.test("a secret never shown on screen is secret from the start", async () =>
   await app.settle();
   assert.match(app.tree(), /text_field "Token" #\d+ .*secure/);
   assert.doesNotMatch(JSON.stringify(app.snapshot()), /tok-SAVED/);
-  await app.close();
 });
 
 Deno.test(".disabled() on a row shows on every node in it, as it acts", async () => {
   let off!: Signal<boolean>;
   let items!: Signal<string[]>;
-  const app = await render(component((cx) => {
+  await using app = await render(component((cx) => {
     off = cx.signal(true);
     items = cx.signal(["a"]);
     return column(
@@ -497,5 +474,4 @@ Deno.test(".disabled() on a row shows on every node in it, as it acts", async ()
   off.set(false);
   assert.doesNotMatch(app.tree(), / disabled/);
   await app.act(app.get({ name: "Open b" }).id, { action: "click" });
-  await app.close();
 });
