@@ -325,13 +325,17 @@ export class AppProcess implements AsyncDisposable {
   }
 }
 
-/** Connects the SDK client to an app's socket, within the request timeout. */
-export function connect(path: string): Promise<Client> {
-  return withTimeout(
+/**
+ * Connects the SDK client to an app's socket, within the request timeout. Declared with
+ * `await using`, the client is closed when the scope ends.
+ */
+export async function connect(path: string): Promise<Client & AsyncDisposable> {
+  const client = await withTimeout(
     connectToApp(path, { name: "agent-process-test" }),
     REQUEST_TIMEOUT_MS,
     `a connection to ${path}`,
   );
+  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
 }
 
 /** A tool result as the tests read it: its first text and whether it is an error. */

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { CROWNDEV } from "../.ci/programs.ts";
-import { makeRuntimeDir, removeDir, runToEnd, startApp } from "./_app_process.ts";
+import { runtimeDir, runToEnd, startApp } from "./_app_process.ts";
 
 function crowndev(args: string[], env: Record<string, string>) {
   return runToEnd(
@@ -24,31 +24,26 @@ Deno.test("examples/embedded_server.ts imports the runtime only through its expo
 });
 
 Deno.test("an embedded server with a token: served with it, refused without", async () => {
-  const runtimeDir = await makeRuntimeDir();
-  const app = startApp("examples/embedded_server.ts", {
-    env: { XDG_RUNTIME_DIR: runtimeDir, KIOSK_TOKEN: "kiosk-token-123" },
+  await using runtime = await runtimeDir();
+  await using app = startApp("examples/embedded_server.ts", {
+    env: { XDG_RUNTIME_DIR: runtime.path, KIOSK_TOKEN: "kiosk-token-123" },
   });
-  try {
-    await app.listening();
-    const served = await crowndev(["tree", "kiosk"], {
-      XDG_RUNTIME_DIR: runtimeDir,
-      CROWNMCP_TOKEN: "kiosk-token-123",
-    });
-    assert.equal(served.code, 0, served.stderr);
-    assert.match(served.stdout, /^window "Kiosk" #1\n text "Welcome"/);
+  await app.listening();
+  const served = await crowndev(["tree", "kiosk"], {
+    XDG_RUNTIME_DIR: runtime.path,
+    CROWNMCP_TOKEN: "kiosk-token-123",
+  });
+  assert.equal(served.code, 0, served.stderr);
+  assert.match(served.stdout, /^window "Kiosk" #1\n text "Welcome"/);
 
-    const refused = await crowndev(["tree", "kiosk"], { XDG_RUNTIME_DIR: runtimeDir });
-    assert.equal(refused.code, 6, refused.stderr);
-    assert.equal(refused.stdout, "");
-    const wrong = await crowndev(["tree", "kiosk"], {
-      XDG_RUNTIME_DIR: runtimeDir,
-      CROWNMCP_TOKEN: "kiosk-token-124",
-    });
-    assert.equal(wrong.code, 6, wrong.stderr);
-    await app.waitFor(/refused a connection from pid \d+ uid \d+: SameUserGate\+TokenGate/);
-    assert.ok(!app.stderr.includes("kiosk-token-12"), "the token is never logged");
-  } finally {
-    await app.close();
-    await removeDir(runtimeDir);
-  }
+  const refused = await crowndev(["tree", "kiosk"], { XDG_RUNTIME_DIR: runtime.path });
+  assert.equal(refused.code, 6, refused.stderr);
+  assert.equal(refused.stdout, "");
+  const wrong = await crowndev(["tree", "kiosk"], {
+    XDG_RUNTIME_DIR: runtime.path,
+    CROWNMCP_TOKEN: "kiosk-token-124",
+  });
+  assert.equal(wrong.code, 6, wrong.stderr);
+  await app.waitFor(/refused a connection from pid \d+ uid \d+: SameUserGate\+TokenGate/);
+  assert.ok(!app.stderr.includes("kiosk-token-12"), "the token is never logged");
 });

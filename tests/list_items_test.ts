@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import type { Client } from "../runtime/agent/sdk.ts";
-import { callTool, connect, makeRuntimeDir, removeDir, startApp } from "./_app_process.ts";
+import { callTool, connect, runtimeDir, startApp } from "./_app_process.ts";
 
 const FIXTURE = "tests/fixtures/list_items_app.ts";
 
@@ -37,35 +37,26 @@ async function act(client: Client, id: number, action: unknown): Promise<void> {
 }
 
 Deno.test("a list row shows its new item after an app tool replaces it, through a real socket", async () => {
-  const runtimeDir = await makeRuntimeDir();
-  const app = startApp(FIXTURE, { env: { XDG_RUNTIME_DIR: runtimeDir } });
-  try {
-    const client = await connect(await app.listening());
-    try {
-      const before = (await tree(client)).tree;
-      const row = idOf(before, `list_item "Milk"`);
-      const title = idOf(before, `text_field "Comment"`); // the first row's field
-      const open = idOf(before, `button "Open"`);
-      await act(client, title, { action: "focus" });
-      await act(client, title, { action: "type_text", text: "two litres" });
+  await using runtime = await runtimeDir();
+  await using app = startApp(FIXTURE, { env: { XDG_RUNTIME_DIR: runtime.path } });
+  await using client = await connect(await app.listening());
+  const before = (await tree(client)).tree;
+  const row = idOf(before, `list_item "Milk"`);
+  const title = idOf(before, `text_field "Comment"`); // the first row's field
+  const open = idOf(before, `button "Open"`);
+  await act(client, title, { action: "focus" });
+  await act(client, title, { action: "type_text", text: "two litres" });
 
-      const renamed = await callTool(client, "rename_note", { id: 1, title: "Oat milk" });
-      assert.equal(renamed.isError, false, renamed.text);
-      const after = (await tree(client)).tree;
-      assert.match(after, new RegExp(`list_item "Oat milk" #${row}\\n`));
-      assert.doesNotMatch(after, /"Milk"/, "the old title is gone");
-      assert.match(
-        after,
-        new RegExp(`text_field "Comment" #${title} value="two litres" focused\\n`),
-        "the focused field keeps its id, its focus and what was typed",
-      );
-      assert.equal(idOf(after, `button "Open"`), open, "the button keeps its id");
-      assert.match(after, /list_item "Bread" #\d+\n/);
-    } finally {
-      await client.close();
-    }
-  } finally {
-    await app.close();
-    await removeDir(runtimeDir);
-  }
+  const renamed = await callTool(client, "rename_note", { id: 1, title: "Oat milk" });
+  assert.equal(renamed.isError, false, renamed.text);
+  const after = (await tree(client)).tree;
+  assert.match(after, new RegExp(`list_item "Oat milk" #${row}\\n`));
+  assert.doesNotMatch(after, /"Milk"/, "the old title is gone");
+  assert.match(
+    after,
+    new RegExp(`text_field "Comment" #${title} value="two litres" focused\\n`),
+    "the focused field keeps its id, its focus and what was typed",
+  );
+  assert.equal(idOf(after, `button "Open"`), open, "the button keeps its id");
+  assert.match(after, /list_item "Bread" #\d+\n/);
 });

@@ -10,14 +10,7 @@
 
 import assert from "node:assert/strict";
 import type { Client } from "../runtime/agent/sdk.ts";
-import {
-  type AppProcess,
-  callTool,
-  connect,
-  makeRuntimeDir,
-  removeDir,
-  startApp,
-} from "./_app_process.ts";
+import { type AppProcess, callTool, connect, runtimeDir, startApp } from "./_app_process.ts";
 import { ROW_COUNT, ROWS_IN_VIEW } from "./fixtures/modal_offscreen_app.ts";
 
 const FIXTURE = "tests/fixtures/modal_offscreen_app.ts";
@@ -82,19 +75,10 @@ async function assertRefused(
 
 /** Starts the fixture, connects, runs `body`, and always ends both. */
 async function withFixture(body: (client: Client, app: AppProcess) => Promise<void>) {
-  const runtimeDir = await makeRuntimeDir();
-  const app = startApp(FIXTURE, { env: { XDG_RUNTIME_DIR: runtimeDir } });
-  try {
-    const client = await connect(await app.listening());
-    try {
-      await body(client, app);
-    } finally {
-      await client.close();
-    }
-  } finally {
-    await app.close();
-    await removeDir(runtimeDir);
-  }
+  await using runtime = await runtimeDir();
+  await using app = startApp(FIXTURE, { env: { XDG_RUNTIME_DIR: runtime.path } });
+  await using client = await connect(await app.listening());
+  await body(client, app);
 }
 
 Deno.test("modal and offscreen through a real socket", async (t) => {

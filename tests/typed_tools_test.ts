@@ -14,9 +14,8 @@ import { confirmMessage } from "../runtime/agent/tool_defs.ts";
 import {
   callTool,
   connect,
-  makeRuntimeDir,
-  removeDir,
   REQUEST_TIMEOUT_MS,
+  runtimeDir,
   startApp,
   type ToolText,
   withTimeout,
@@ -67,64 +66,51 @@ async function assertRefusals(client: Client): Promise<void> {
 
 /** Runs the fixture app in a fresh runtime directory for `scene`, and always ends it. */
 async function withApp(scene: (socket: string, runtimeDir: string) => Promise<void>) {
-  const runtimeDir = await makeRuntimeDir();
-  const app = startApp(APP, { env: { XDG_RUNTIME_DIR: runtimeDir } });
-  try {
-    await scene(await app.listening(), runtimeDir);
-  } finally {
-    await app.close();
-    await removeDir(runtimeDir);
-  }
+  await using runtime = await runtimeDir();
+  await using app = startApp(APP, { env: { XDG_RUNTIME_DIR: runtime.path } });
+  await scene(await app.listening(), runtime.path);
 }
 
 Deno.test("typed tools through a real socket: wrong arguments never reach run", async () => {
   await withApp(async (socket) => {
-    const client = await connect(socket);
-    try {
-      await assertRefusals(client);
+    await using client = await connect(socket);
+    await assertRefusals(client);
 
-      assert.deepEqual(unwrap(await callTool(client, "add_item", { title: "Milk", tags: ["x"] })), {
-        count: 1,
-        tags: ["x"],
-      });
-      assert.equal(
-        unwrap(await callTool(client, "clear_items", { keep: 0, confirm: true })),
-        `kept {"keep":0}`,
-        "a string result is the text itself, and run never sees confirm",
-      );
-      assert.deepEqual(unwrap(await callTool(client, "set_mode", { mode: "grid" })), {
-        mode: "grid",
-      });
-      assert.equal(unwrap(await callTool(client, "runs")), 3);
-    } finally {
-      await client.close();
-    }
+    assert.deepEqual(unwrap(await callTool(client, "add_item", { title: "Milk", tags: ["x"] })), {
+      count: 1,
+      tags: ["x"],
+    });
+    assert.equal(
+      unwrap(await callTool(client, "clear_items", { keep: 0, confirm: true })),
+      `kept {"keep":0}`,
+      "a string result is the text itself, and run never sees confirm",
+    );
+    assert.deepEqual(unwrap(await callTool(client, "set_mode", { mode: "grid" })), {
+      mode: "grid",
+    });
+    assert.equal(unwrap(await callTool(client, "runs")), 3);
   });
 });
 
 Deno.test("typed tools advertise their schema without $schema, strict, confirm added", async () => {
   await withApp(async (socket) => {
-    const client = await connect(socket);
-    try {
-      const { tools } = await client.listTools();
-      const byName = new Map(tools.map((tool) => [tool.name, tool]));
-      assert.deepEqual(byName.get("add_item")?.inputSchema, {
-        type: "object",
-        properties: {
-          title: { type: "string", minLength: 1 },
-          tags: { type: "array", items: { type: "string" } },
-        },
-        required: ["title"],
-        additionalProperties: false,
-      });
-      const clear = byName.get("clear_items")!;
-      assert.equal(clear.annotations?.destructiveHint, true);
-      assert.deepEqual(clear.inputSchema.required, ["keep", "confirm"]);
-      assert.deepEqual(clear.inputSchema.properties?.keep, { type: "integer", minimum: 0 });
-      assert.ok(!JSON.stringify(tools).includes("$schema"));
-    } finally {
-      await client.close();
-    }
+    await using client = await connect(socket);
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    assert.deepEqual(byName.get("add_item")?.inputSchema, {
+      type: "object",
+      properties: {
+        title: { type: "string", minLength: 1 },
+        tags: { type: "array", items: { type: "string" } },
+      },
+      required: ["title"],
+      additionalProperties: false,
+    });
+    const clear = byName.get("clear_items")!;
+    assert.equal(clear.annotations?.destructiveHint, true);
+    assert.deepEqual(clear.inputSchema.required, ["keep", "confirm"]);
+    assert.deepEqual(clear.inputSchema.properties?.keep, { type: "integer", minimum: 0 });
+    assert.ok(!JSON.stringify(tools).includes("$schema"));
   });
 });
 
@@ -163,23 +149,14 @@ function unwrapPlain(result: ToolText): unknown {
 }
 
 Deno.test("the Notes app's tools/list stays within its budget", async () => {
-  const runtimeDir = await makeRuntimeDir();
-  const app = startApp("examples/notes.ts", { env: { XDG_RUNTIME_DIR: runtimeDir } });
-  try {
-    const client = await connect(await app.listening());
-    try {
-      const { tools } = await client.listTools();
-      assert.ok(tools.some((tool) => tool.name === "delete_note"), "the app's tools are listed");
-      const bytes = new TextEncoder().encode(JSON.stringify(tools)).length;
-      assert.ok(
-        bytes <= NOTES_TOOLS_BUDGET,
-        `tools/list is ${bytes} bytes, over its budget of ${NOTES_TOOLS_BUDGET}: tighten a description, or let the schema say it`,
-      );
-    } finally {
-      await client.close();
-    }
-  } finally {
-    await app.close();
-    await removeDir(runtimeDir);
-  }
+  await using runtime = await runtimeDir();
+  await using app = startApp("examples/notes.ts", { env: { XDG_RUNTIME_DIR: runtime.path } });
+  await using client = await connect(await app.listening());
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((tool) => tool.name === "delete_note"), "the app's tools are listed");
+  const bytes = new TextEncoder().encode(JSON.stringify(tools)).length;
+  assert.ok(
+    bytes <= NOTES_TOOLS_BUDGET,
+    `tools/list is ${bytes} bytes, over its budget of ${NOTES_TOOLS_BUDGET}: tighten a description, or let the schema say it`,
+  );
 });
