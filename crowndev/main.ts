@@ -6,6 +6,7 @@
 
 import { parseArgs } from "node:util";
 import denoJson from "../deno.json" with { type: "json" };
+import { readEnv } from "../runtime/app/env.ts";
 import { clientSocketDirectory, clientUid } from "../runtime/agent/discovery.ts";
 import {
   actCommand,
@@ -151,13 +152,6 @@ function report(message: string, hint?: string): void {
 function fail(code: number, message: string, hint?: string): number {
   report(message, hint);
   return code;
-}
-
-function readEnv(name: string): string | undefined {
-  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-    return undefined;
-  }
-  return Deno.env.get(name);
 }
 
 /** Runs crowndev with `args`; returns the exit code. */

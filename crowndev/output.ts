@@ -5,6 +5,8 @@
  * @module
  */
 
+import { envSet } from "../runtime/app/env.ts";
+
 /** Exit codes, as `crowndev --help` documents them. */
 export const EXIT = {
   ok: 0,
@@ -74,14 +76,6 @@ export function writeLine(line: string): void {
   for (let written = 0; written < bytes.length;) {
     written += Deno.stdout.writeSync(bytes.subarray(written));
   }
-}
-
-function envSet(name: string): boolean {
-  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-    return false;
-  }
-  const value = Deno.env.get(name);
-  return value !== undefined && value !== "";
 }
 
 /** Whether to colour what goes to a stream: a terminal, and no `NO_COLOR`. */

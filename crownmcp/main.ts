@@ -8,6 +8,7 @@
 
 import { parseArgs } from "node:util";
 import denoJson from "../deno.json" with { type: "json" };
+import { readEnv } from "../runtime/app/env.ts";
 import { clientSocketDirectory, clientUid } from "../runtime/agent/discovery.ts";
 import { STDIO_MAX_LINE_BYTES } from "../runtime/agent/stdio_transport.ts";
 import { AgentStdio } from "./lines.ts";
@@ -42,13 +43,6 @@ Logs go to standard error. crownmcp exits when standard input closes.`;
 
 function log(line: string): void {
   console.error(`crownmcp: ${line}`);
-}
-
-function readEnv(name: string): string | undefined {
-  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-    return undefined;
-  }
-  return Deno.env.get(name);
 }
 
 async function main(args: string[]): Promise<number> {

@@ -9,21 +9,12 @@
 
 import { App } from "./app/app.ts";
 import { AppConfig } from "./app/config.ts";
+import { readEnv } from "./app/env.ts";
 import { log } from "./app/log.ts";
 import type { Renderer } from "./app/renderer.ts";
 import { HeadlessRenderer } from "./render/headless.ts";
 import { TerminalRenderer } from "./render/terminal/terminal_renderer.ts";
 import type { View } from "./ui/view.ts";
-
-/** Reads an environment variable, or undefined when the app may not read it. */
-export function readEnv(name: string): string | undefined {
-  // Asking first: without --allow-env a read throws (NotCapable in Deno 2.9), and a missing
-  // optional setting must not stop the app.
-  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-    return undefined;
-  }
-  return Deno.env.get(name);
-}
 
 /** True when a person is at a terminal: standard input and output both are one. */
 function atTerminal(): boolean {

@@ -11,6 +11,7 @@
 import { getuid } from "../../ffi/mod.ts";
 import type { App } from "../app/app.ts";
 import type { AppSettings } from "../app/config.ts";
+import { readEnv } from "../app/env.ts";
 import { inspectSnapshot } from "../app/inspect.ts";
 import { log } from "../app/log.ts";
 import { ActionError } from "../input/action.ts";
@@ -33,13 +34,10 @@ export interface Agent {
   readonly ready: Promise<void>;
 }
 
+/** The compositor's agent-access socket, when the app runs under one. */
 function accessSocket(): string | undefined {
-  const name = "CROWNOS_AGENT_ACCESS";
-  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-    return undefined;
-  }
-  const value = Deno.env.get(name);
-  return value === undefined || value === "" ? undefined : value;
+  const value = readEnv("CROWNOS_AGENT_ACCESS");
+  return value === "" ? undefined : value;
 }
 
 function removeQuietly(path: string): void {

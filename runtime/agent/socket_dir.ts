@@ -10,6 +10,7 @@
  */
 
 import { dirname, join, resolve } from "node:path";
+import { readEnv } from "../app/env.ts";
 
 /** The environment variables the directory depends on. */
 export interface SocketEnv {
@@ -19,15 +20,11 @@ export interface SocketEnv {
   TMPDIR?: string | undefined;
 }
 
-function permitted(name: string): boolean {
-  return Deno.permissions.querySync({ name: "env", variable: name }).state === "granted";
-}
-
 /** Reads the variables the socket directory depends on (unset when not permitted). */
 export function socketEnv(): SocketEnv {
   const env: SocketEnv = {};
   for (const name of ["XDG_RUNTIME_DIR", "TMPDIR"] as const) {
-    if (permitted(name)) env[name] = Deno.env.get(name);
+    env[name] = readEnv(name);
   }
   return env;
 }

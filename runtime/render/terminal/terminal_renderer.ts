@@ -13,6 +13,7 @@
  * @module
  */
 
+import { envSet } from "../../app/env.ts";
 import type { Renderer, RenderSource } from "../../app/renderer.ts";
 import type { Keybind } from "../../input/keybind.ts";
 import {
@@ -87,15 +88,7 @@ const KEY_HINTS = "Tab move · Enter act · q quit";
 const KEY_HINTS_IN_FIELD = "Tab move · Enter act · Ctrl+C quit";
 
 function readNoColor(): boolean {
-  try {
-    if (Deno.permissions.querySync({ name: "env", variable: "NO_COLOR" }).state !== "granted") {
-      return false;
-    }
-    const value = Deno.env.get("NO_COLOR");
-    return value !== undefined && value !== "";
-  } catch {
-    return false;
-  }
+  return envSet("NO_COLOR");
 }
 
 /** A window title without control characters, which would end the OSC sequence early. */
