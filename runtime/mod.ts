@@ -79,7 +79,7 @@ export {
   type Actor,
   type InputEnv,
 } from "./input/action.ts";
-export { type Keybind, parseKeybind } from "./input/keybind.ts";
+export { type Keybind, parseKeybind } from "./text/keybind.ts";
 
 // The semantic tree agents and screen readers read.
 export {

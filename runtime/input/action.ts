@@ -10,7 +10,7 @@
 
 import type { Element } from "../ui/element.ts";
 import type { Rt } from "../ui/rt.ts";
-import { type Keybind, parseKeybind } from "./keybind.ts";
+import { type Keybind, parseKeybind } from "../text/keybind.ts";
 
 /** One action, tagged by `action`, as `ui_act` takes it. */
 export type Action =

@@ -18,7 +18,7 @@ import {
   textField,
 } from "../ui/mod.ts";
 import { ACTION_NAMES, dispatchKey, parseAction, staleRevisionMessage } from "./action.ts";
-import { parseKeybind } from "./keybind.ts";
+import { parseKeybind } from "../text/keybind.ts";
 
 /** A form with one of every widget; handlers report into `events`. */
 async function renderForm() {

@@ -13,10 +13,10 @@
  */
 
 import { childrenIn, intersectRects, isEmptyRect, type Rect } from "../layout/visible.ts";
-import { splitGraphemes } from "../layout/cell_width.ts";
+import { splitGraphemes } from "../text/cell_width.ts";
 import type { Element } from "../ui/element.ts";
 import { type Action, ActionError, type Actor, type InputEnv } from "./action.ts";
-import { formatKeybind, type Keybind } from "./keybind.ts";
+import { formatKeybind, type Keybind } from "../text/keybind.ts";
 
 /** What a person's input needs from the app: the `App` is one. */
 export interface PersonEnv extends InputEnv {

@@ -25,7 +25,7 @@ import {
   typeText,
   wheelAt,
 } from "./person.ts";
-import { parseKeybind } from "./keybind.ts";
+import { parseKeybind } from "../text/keybind.ts";
 
 /** A form, a long list in a scroll view and a dialog, laid out in 40 by 12 cells. */
 function app(): Promise<TestApp> {

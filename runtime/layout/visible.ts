@@ -12,37 +12,14 @@
  * @module
  */
 
+import { intersectRects, isEmptyRect, type Rect } from "../text/rect.ts";
 import type { Element } from "../ui/element.ts";
 import { elementOrigin } from "./layout.ts";
 
-/** A rectangle in cells. */
-export interface Rect {
-  /** The left column. */
-  x: number;
-  /** The top row. */
-  y: number;
-  /** The width in cells. */
-  width: number;
-  /** The height in cells. */
-  height: number;
-}
+export { intersectRects, isEmptyRect, type Rect };
 
 /** Below this many children a plain scan is as fast as a search. */
 const SCAN_LIMIT = 32;
-
-/** The overlap of two rectangles; its width or height is 0 when they do not meet. */
-export function intersectRects(a: Rect, b: Rect): Rect {
-  const x = Math.max(a.x, b.x);
-  const y = Math.max(a.y, b.y);
-  const right = Math.min(a.x + a.width, b.x + b.width);
-  const bottom = Math.min(a.y + a.height, b.y + b.height);
-  return { x, y, width: Math.max(0, right - x), height: Math.max(0, bottom - y) };
-}
-
-/** True when the rectangle covers no cell. */
-export function isEmptyRect(rect: Rect): boolean {
-  return rect.width <= 0 || rect.height <= 0;
-}
 
 function isPlaced(child: Element): boolean {
   return !child.style.overlay && child.box.width > 0 && child.box.height > 0;

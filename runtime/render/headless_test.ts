@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { App } from "../app/app.ts";
-import { runRendererConformance } from "./conformance.ts";
+import { runRendererConformance } from "./_test_conformance.ts";
 import { HeadlessRenderer } from "./headless.ts";
 import { component, text } from "../ui/mod.ts";
 

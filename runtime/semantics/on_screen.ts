@@ -8,7 +8,7 @@
  * @module
  */
 
-import { intersectRects, isEmptyRect } from "../layout/visible.ts";
+import { intersectRects, isEmptyRect } from "../text/rect.ts";
 import type { Bounds, SemanticNode } from "./node.ts";
 
 /** Where a node is on screen. */
@@ -21,12 +21,11 @@ export interface ScreenPlace {
   readonly onScreen: boolean;
 }
 
-const EVERYWHERE: Bounds = {
-  x: -Number.MAX_SAFE_INTEGER / 2,
-  y: -Number.MAX_SAFE_INTEGER / 2,
-  width: Number.MAX_SAFE_INTEGER,
-  height: Number.MAX_SAFE_INTEGER,
-};
+// Every coordinate stays a small integer (V8's Smi, below 2^30): one rectangle holding a
+// number outside that range makes V8 box the fields of every object of the same shape (all
+// bounds and layout boxes), which costs each of them 64 bytes more.
+const FAR = 2 ** 29;
+const EVERYWHERE: Bounds = { x: -FAR, y: -FAR, width: 2 * FAR - 1, height: 2 * FAR - 1 };
 
 /**
  * The place of `child` given its parent's place; `parent` is null for the window (the root).

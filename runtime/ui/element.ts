@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Keybind } from "../input/keybind.ts";
+import type { Keybind } from "../text/keybind.ts";
 import type { Owner, ReactiveRuntime } from "../reactive/mod.ts";
 import type { Bounds, SemanticNode, SemanticTree } from "../semantics/mod.ts";
 import type { Rt } from "./rt.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { TextEditState } from "../input/text_edit.ts";
+import { TextEditState } from "../text/text_edit.ts";
 import { disposeOwner, Owner, runWithOwner, untracked } from "../reactive/mod.ts";
 import type { Memo, Signal } from "../reactive/mod.ts";
 import { type Role, type SemanticNode, type SemanticTree, STATES } from "../semantics/mod.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { cellWidth } from "../layout/cell_width.ts";
+import { cellWidth } from "../text/cell_width.ts";
 import type { Role, SemanticNode } from "../semantics/mod.ts";
 import { Element, type LayoutStyle, showDisabled } from "./element.ts";
 import { follow, type MountContext, type Prop, View } from "./view.ts";

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { cellWidth } from "../layout/cell_width.ts";
-import type { Keybind } from "../input/keybind.ts";
-import { TextEditState } from "../input/text_edit.ts";
+import { cellWidth } from "../text/cell_width.ts";
+import type { Keybind } from "../text/keybind.ts";
+import { TextEditState } from "../text/text_edit.ts";
 import { Signal } from "../reactive/mod.ts";
 import { isRole, type Role } from "../semantics/mod.ts";
 import type { Element } from "./element.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Keybind } from "../../input/keybind.ts";
+import type { Keybind } from "../../text/keybind.ts";
 
 /** A mouse report, in window cells counted from 0. */
 export interface MouseEvent {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatKeybind } from "../../input/keybind.ts";
+import { formatKeybind } from "../../text/keybind.ts";
 import { type InputEvent, InputParser } from "./input_parser.ts";
 
 /** The events as short text: keys by their canonical keybind, the rest tagged. */

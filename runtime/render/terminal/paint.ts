@@ -10,8 +10,8 @@
  */
 
 import type { RenderSource } from "../../app/renderer.ts";
-import type { TextEditState } from "../../input/text_edit.ts";
-import { graphemeWidth, splitGraphemes } from "../../layout/cell_width.ts";
+import type { TextEditState } from "../../text/text_edit.ts";
+import { graphemeWidth, splitGraphemes } from "../../text/cell_width.ts";
 import { elementOrigin } from "../../layout/layout.ts";
 import { childrenIn, intersectRects, isEmptyRect, type Rect } from "../../layout/visible.ts";
 import type { Element } from "../../ui/element.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { App } from "../../app/app.ts";
 import { button, column, component, text, textField } from "../../ui/mod.ts";
-import { XtermTerminal } from "./_xterm_terminal.ts";
+import { XtermTerminal } from "./_test_xterm_terminal.ts";
 import { TerminalRenderer } from "./terminal_renderer.ts";
 
 /** A code point a terminal acts on or reorders by: a C1 control or a bidi control. */

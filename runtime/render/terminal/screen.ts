@@ -8,7 +8,7 @@
  * @module
  */
 
-import { graphemeWidth, splitGraphemes } from "../../layout/cell_width.ts";
+import { graphemeWidth, splitGraphemes } from "../../text/cell_width.ts";
 import type { Rect } from "../../layout/visible.ts";
 
 /** How a cell looks. Colors are indexes into the terminal's 256-color palette. */

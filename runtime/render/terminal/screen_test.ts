@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { XtermTerminal } from "./_xterm_terminal.ts";
+import { XtermTerminal } from "./_test_xterm_terminal.ts";
 import { diffScreens, Screen, sgr, styleCode } from "./screen.ts";
 
 Deno.test("Screen.write() puts graphemes in cells, wide ones in two", () => {

@@ -15,7 +15,7 @@
 
 import { envSet } from "../../app/env.ts";
 import type { Renderer, RenderSource } from "../../app/renderer.ts";
-import type { Keybind } from "../../input/keybind.ts";
+import type { Keybind } from "../../text/keybind.ts";
 import {
   characterKey,
   clickAt,
@@ -28,7 +28,7 @@ import {
   typeText,
   wheelAt,
 } from "../../input/person.ts";
-import { cellWidth, splitGraphemes, truncateToWidth } from "../../layout/cell_width.ts";
+import { cellWidth, splitGraphemes, truncateToWidth } from "../../text/cell_width.ts";
 import type { Element } from "../../ui/element.ts";
 import { type InputEvent, InputParser, type MouseEvent } from "./input_parser.ts";
 import { makeTheme, paintFrame, PaintMemory, type Theme } from "./paint.ts";

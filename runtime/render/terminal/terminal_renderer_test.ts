@@ -3,9 +3,9 @@ import { App } from "../../app/app.ts";
 import { log } from "../../app/log.ts";
 import { formatTree } from "../../semantics/mod.ts";
 import { bind, button, column, component, text, textField, type View } from "../../ui/mod.ts";
-import { everyWidget, longList, runRendererConformance } from "../conformance.ts";
+import { everyWidget, longList, runRendererConformance } from "../_test_conformance.ts";
 import { notesApp } from "../../../examples/notes.ts";
-import { XtermTerminal } from "./_xterm_terminal.ts";
+import { XtermTerminal } from "./_test_xterm_terminal.ts";
 import { TerminalRenderer } from "./terminal_renderer.ts";
 
 runRendererConformance("TerminalRenderer", ({ width, height }) => {

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { splitGraphemes } from "../layout/cell_width.ts";
+import { splitGraphemes } from "./cell_width.ts";
 import { isCharacterKey, type Keybind } from "./keybind.ts";
 
 /** A non-empty selected range of a text field's value, as UTF-16 offsets with start < end. */

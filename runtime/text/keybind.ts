@@ -11,7 +11,7 @@
  * @module
  */
 
-import { splitGraphemes } from "../layout/cell_width.ts";
+import { splitGraphemes } from "./cell_width.ts";
 
 /** A parsed key combination such as Ctrl+Shift+K. */
 export interface Keybind {
