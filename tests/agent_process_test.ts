@@ -18,13 +18,12 @@ import {
   callTool,
   connect,
   exists,
-  makeRuntimeDir,
   nodeId,
   permissionBits,
   PROCESS_TIMEOUT_MS,
   readTree,
-  removeDir,
   REPO_ROOT,
+  runtimeDir,
   SERVER_FLAGS,
   socketsUnder,
   startApp,
@@ -50,12 +49,8 @@ const HAS_SETPRIV = exists("/usr/bin/setpriv") && exists("/usr/bin/python3");
 
 /** Runs `body` with a fresh runtime directory, removed afterwards. */
 async function withRuntimeDir(body: (runtimeDir: string) => Promise<void>): Promise<void> {
-  const runtimeDir = await makeRuntimeDir();
-  try {
-    await body(runtimeDir);
-  } finally {
-    await removeDir(runtimeDir);
-  }
+  await using runtime = await runtimeDir();
+  await body(runtime.path);
 }
 
 /** Runs `body` with `app`, which is always ended afterwards. */
@@ -69,12 +64,8 @@ async function withApp(app: AppProcess, body: (app: AppProcess) => Promise<void>
 
 /** Runs `body` with an MCP client on `path`, always closed afterwards. */
 async function withClient(path: string, body: (client: Client) => Promise<void>): Promise<void> {
-  const client = await connect(path);
-  try {
-    await body(client);
-  } finally {
-    await client.close();
-  }
+  await using client = await connect(path);
+  await body(client);
 }
 
 /** Starts the fixture app with the server flags in `runtimeDir`. */
@@ -298,25 +289,21 @@ Deno.test("app process: CUI0408 and a running app when the server cannot start",
 });
 
 Deno.test("app process: without XDG_RUNTIME_DIR the app listens in ${TMPDIR}/crownui-<uid>/", async () => {
-  const tmp = await makeRuntimeDir("crownui-tmpdir-");
-  try {
-    // A title with Unicode letters and punctuation also shows how the socket is named.
-    const app = startApp(FIXTURE, { env: { TMPDIR: tmp }, args: ["--title", "Ünïcode App!"] });
-    await withApp(app, async (app) => {
-      const path = await app.listening();
-      const directory = `${tmp}/crownui-${getuid()}`;
-      assert.equal(path, `${directory}/ünïcode-app--${app.pid}.sock`);
-      assert.equal(permissionBits(directory), 0o700);
-      await withClient(path, async (client) => {
-        assert.match((await readTree(client)).tree, /^window "Ünïcode App!"/);
-      });
-      app.kill("SIGTERM");
-      assert.equal((await app.exit()).code, 0);
-      assert.ok(!exists(path));
+  await using tmp = await runtimeDir("crownui-tmpdir-");
+  // A title with Unicode letters and punctuation also shows how the socket is named.
+  const app = startApp(FIXTURE, { env: { TMPDIR: tmp.path }, args: ["--title", "Ünïcode App!"] });
+  await withApp(app, async (app) => {
+    const path = await app.listening();
+    const directory = `${tmp.path}/crownui-${getuid()}`;
+    assert.equal(path, `${directory}/ünïcode-app--${app.pid}.sock`);
+    assert.equal(permissionBits(directory), 0o700);
+    await withClient(path, async (client) => {
+      assert.match((await readTree(client)).tree, /^window "Ünïcode App!"/);
     });
-  } finally {
-    await removeDir(tmp);
-  }
+    app.kill("SIGTERM");
+    assert.equal((await app.exit()).code, 0);
+    assert.ok(!exists(path));
+  });
 });
 
 /** Connects as uid 65534, sends `initialize` and reads to EOF; prints what it saw as JSON. */

@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
 import { getuid } from "../ffi/mod.ts";
-import { exists, makeRuntimeDir, removeDir, startApp } from "./_app_process.ts";
+import { exists, runtimeDir, startApp } from "./_app_process.ts";
 import {
   assertFails,
   assertOk,
@@ -344,16 +344,12 @@ Deno.test("crowndev drives the counter example", async (t) => {
     });
 
     await t.step("--socket-dir reads sockets from the directory given", async () => {
-      const elsewhere = await makeRuntimeDir("crowndev-elsewhere-");
-      try {
-        const env = { XDG_RUNTIME_DIR: elsewhere };
-        assertFails(await crowndev(env, "tree"), 3, /no CrownUI app is running/);
-        const run = await crowndev(env, "--socket-dir", scene.socketDir, "tree", "counter");
-        assertOk(run);
-        assert.match(run.stdout, /^window "Counter" #1\n/);
-      } finally {
-        await removeDir(elsewhere);
-      }
+      await using elsewhere = await runtimeDir("crowndev-elsewhere-");
+      const env = { XDG_RUNTIME_DIR: elsewhere.path };
+      assertFails(await crowndev(env, "tree"), 3, /no CrownUI app is running/);
+      const run = await crowndev(env, "--socket-dir", scene.socketDir, "tree", "counter");
+      assertOk(run);
+      assert.match(run.stdout, /^window "Counter" #1\n/);
     });
 
     await t.step("watch prints the tree again after an act from another process", async () => {
@@ -851,18 +847,13 @@ Deno.test("crowndev sends CROWNMCP_TOKEN to an app that wants a token", async (t
 });
 
 Deno.test("crowndev without XDG_RUNTIME_DIR looks where apps listen: TMPDIR/crownui-<uid>", async () => {
-  const tmp = await makeRuntimeDir("crowndev-tmpdir-");
-  const app = startApp(COUNTER, { env: { TMPDIR: tmp } });
-  try {
-    const socket = await app.listening();
-    assert.equal(socket, join(tmp, `crownui-${getuid()}`, `counter-${app.pid}.sock`));
-    const run = await crowndev({ TMPDIR: tmp }, "tree");
-    assertOk(run);
-    assert.match(run.stdout, /^window "Counter" #1\n/);
-  } finally {
-    await app.close();
-    await removeDir(tmp);
-  }
+  await using tmp = await runtimeDir("crowndev-tmpdir-");
+  await using app = startApp(COUNTER, { env: { TMPDIR: tmp.path } });
+  const socket = await app.listening();
+  assert.equal(socket, join(tmp.path, `crownui-${getuid()}`, `counter-${app.pid}.sock`));
+  const run = await crowndev({ TMPDIR: tmp.path }, "tree");
+  assertOk(run);
+  assert.match(run.stdout, /^window "Counter" #1\n/);
 });
 
 /** A code point a terminal acts on or reorders by: a C1 control or a bidi control. */

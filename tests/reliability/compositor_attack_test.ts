@@ -58,12 +58,8 @@ function startCounter(runtimeDir: string, accessPath: string): AppProcess {
 }
 
 async function withClient<T>(path: string, body: (client: Client) => Promise<T>): Promise<T> {
-  const client = await connect(path);
-  try {
-    return await body(client);
-  } finally {
-    await client.close();
-  }
+  await using client = await connect(path);
+  return await body(client);
 }
 
 /**

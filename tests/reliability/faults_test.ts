@@ -291,18 +291,14 @@ function notRunHere(what: string, why: string): void {
 
 /** Starts the app in `runtimeDir` and checks it logs CUI0408 and keeps running; returns why. */
 async function startFailsCleanly(runtimeDir: string): Promise<string> {
-  const app = startApp(APP, { env: { XDG_RUNTIME_DIR: runtimeDir } });
-  try {
-    const [, reason] = await app.waitFor(CUI0408);
-    assert.ok(await app.isAlive(), `the app still runs after CUI0408:\n${app.stderr}`);
-    assert.equal(app.lines.some((line) => line.startsWith("MCP server listening")), false);
-    app.kill("SIGTERM");
-    const status = await app.exit();
-    assert.equal(status.code, 0, app.stderr);
-    return reason!;
-  } finally {
-    await app.close();
-  }
+  await using app = startApp(APP, { env: { XDG_RUNTIME_DIR: runtimeDir } });
+  const [, reason] = await app.waitFor(CUI0408);
+  assert.ok(await app.isAlive(), `the app still runs after CUI0408:\n${app.stderr}`);
+  assert.equal(app.lines.some((line) => line.startsWith("MCP server listening")), false);
+  app.kill("SIGTERM");
+  const status = await app.exit();
+  assert.equal(status.code, 0, app.stderr);
+  return reason!;
 }
 
 /**
