@@ -15,10 +15,10 @@
 import { z } from "zod";
 import { App, bind, button, column, component, HeadlessRenderer, text } from "@crownui/runtime";
 import {
+  AgentServer,
   AllGates,
   AppHost,
   getuid,
-  McpServer,
   SameUserGate,
   socketDirectory,
   socketPathFor,
@@ -49,7 +49,7 @@ if (import.meta.main) {
   }
   const app = new App(kiosk, { title: "Kiosk", renderer: new HeadlessRenderer() });
   const uid = getuid();
-  const server = new McpServer({
+  const server = new AgentServer({
     host: new AppHost(app),
     gate: new AllGates(new SameUserGate(uid), new TokenGate(token)),
     socketPath: socketPathFor(socketDirectory(uid), "Kiosk", Deno.pid),

@@ -1,6 +1,6 @@
 /**
  * `AppHost`: a `SemanticHost` over an `App` on the same thread. Embedders that run
- * `McpServer` themselves use it; the app's own server uses a mirror in a worker instead.
+ * `AgentServer` themselves use it; the app's own server uses a mirror in a worker instead.
  *
  * @module
  */

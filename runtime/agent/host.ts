@@ -1,7 +1,7 @@
 /**
  * `SemanticHost`: what the MCP server needs from the app it serves. The app's own server
  * runs in a worker over a tree mirror and messages to the UI thread; an embedder can start
- * `McpServer` over any host of its own.
+ * `AgentServer` over any host of its own.
  *
  * @module
  */

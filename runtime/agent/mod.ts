@@ -5,7 +5,13 @@
  * @module
  */
 
-export { McpServer, type McpServerOptions, RESOURCES } from "./server.ts";
+export {
+  AgentServer,
+  type AgentServerOptions,
+  McpServer,
+  type McpServerOptions,
+  RESOURCES,
+} from "./server.ts";
 export { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
 export { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 export { AppHost } from "./app_host.ts";

@@ -1,5 +1,5 @@
 /**
- * `McpServer`: the MCP server an app runs on its Unix socket. For each connection it reads
+ * `AgentServer`: the MCP server an app runs on its Unix socket, for agents. For each connection it reads
  * the kernel's peer credentials, reads an optional `TOKEN` line, asks the gate, and then
  * serves MCP with one SDK `Server` per connection: the built-in tools and the app's tools,
  * the tree resources with subscriptions, and `list_changed` when app tools come and go.
@@ -89,8 +89,8 @@ const PROBE_DELAY_MS = 250;
 /** The longest wait between two tries to listen again while descriptors are short, in ms. */
 const PROBE_BACKOFF_MAX_MS = 8000;
 
-/** What an `McpServer` is made with. */
-export interface McpServerOptions {
+/** What an `AgentServer` is made with. */
+export interface AgentServerOptions {
   /** The app the server serves. */
   host: SemanticHost;
   /** Who may connect. */
@@ -141,8 +141,12 @@ function socketDescriptor(socket: net.Socket): number | undefined {
   return typeof handle?.fd === "number" ? handle.fd : undefined;
 }
 
-/** An MCP server on a Unix socket. */
-export class McpServer {
+/**
+ * The app's MCP server for agents, on a Unix socket: it gates each connection and serves the
+ * built-in tools, the app's tools and the tree resources over a `SemanticHost`. Named for its
+ * role; the MCP SDK's own `McpServer` is another class.
+ */
+export class AgentServer {
   /** The Unix socket the server listens on. */
   readonly socketPath: string;
   readonly #host: SemanticHost;
@@ -174,7 +178,7 @@ export class McpServer {
   #probeBackoffMs = PROBE_DELAY_MS;
 
   /** Makes a server; `start()` listens. */
-  constructor(options: McpServerOptions) {
+  constructor(options: AgentServerOptions) {
     this.#host = options.host;
     this.#gate = options.gate;
     this.socketPath = options.socketPath;
@@ -573,3 +577,22 @@ export class McpServer {
     }
   }
 }
+
+/**
+ * The former name of `AgentServer`, kept so that code written against it still runs.
+ *
+ * @deprecated Use `AgentServer`: this name is the MCP SDK's own server class too.
+ */
+export const McpServer: typeof AgentServer = AgentServer;
+/**
+ * The former name of `AgentServer`, as a type.
+ *
+ * @deprecated Use `AgentServer`.
+ */
+export type McpServer = AgentServer;
+/**
+ * The former name of `AgentServerOptions`.
+ *
+ * @deprecated Use `AgentServerOptions`.
+ */
+export type McpServerOptions = AgentServerOptions;

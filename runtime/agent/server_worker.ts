@@ -1,5 +1,5 @@
 /**
- * The server worker's entry point: an `McpServer` over a `MirrorHost`, gated by
+ * The server worker's entry point: an `AgentServer` over a `MirrorHost`, gated by
  * `SameUserGate`. It runs on its own thread so a slow or hostile client never takes time from
  * a frame.
  *
@@ -11,7 +11,7 @@
 import { getuid } from "../../ffi/mod.ts";
 import { SameUserGate } from "./gate.ts";
 import { MirrorHost } from "./mirror_host.ts";
-import { McpServer } from "./server.ts";
+import { AgentServer } from "./server.ts";
 import type { FromWorker, ToWorker } from "./worker_messages.ts";
 
 function send(message: FromWorker): void {
@@ -19,7 +19,7 @@ function send(message: FromWorker): void {
 }
 
 const host = new MirrorHost((id, call, deadline) => send({ type: "request", id, call, deadline }));
-let server: McpServer | null = null;
+let server: AgentServer | null = null;
 
 async function start(message: Extract<ToWorker, { type: "start" }>): Promise<void> {
   host.applyTree(message.tree);
@@ -27,7 +27,7 @@ async function start(message: Extract<ToWorker, { type: "start" }>): Promise<voi
   host.setScreenshots(message.screenshots);
   try {
     const uid = getuid();
-    server = new McpServer({
+    server = new AgentServer({
       host,
       gate: new SameUserGate(uid),
       socketPath: message.socketPath,
