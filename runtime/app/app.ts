@@ -27,6 +27,7 @@ import { OffscreenTracker, scrollIntoView } from "../layout/visible.ts";
 import { disposeOwner, Owner, ReactiveRuntime, runWithOwner } from "../reactive/mod.ts";
 import { type SemanticNode, SemanticTree, type TreeUpdate } from "../semantics/mod.ts";
 import { Element, type Host } from "../ui/element.ts";
+import { firstFocusable, focusableAncestor, nextFocus } from "../ui/focus.ts";
 import { Rt } from "../ui/rt.ts";
 import { ToolRegistry } from "../ui/tools.ts";
 import { View } from "../ui/view.ts";
@@ -172,13 +173,7 @@ export class App implements Host, InputEnv {
     if (!lostFocus) return;
     // Otherwise focus goes to the nearest ancestor that can take it (a menu, when the item
     // chosen goes away with it), so the keyboard is never left nowhere.
-    for (
-      let current = element.parent;
-      restore === null && current !== null;
-      current = current.parent
-    ) {
-      if (current.behavior.focusable && !current.effectivelyDisabled) restore = current;
-    }
+    restore ??= focusableAncestor(element);
     if (restore !== null) this.focus(restore);
   }
 
@@ -232,22 +227,8 @@ export class App implements Host, InputEnv {
   moveFocus(direction: 1 | -1): void {
     // An open dialog keeps focus inside it, as a modal one does.
     const scope = [...this.#overlays].at(-1) ?? this.root;
-    const order: Element[] = [];
-    const stack = [scope];
-    while (stack.length > 0) {
-      const element = stack.pop()!;
-      if (element.disabled) continue;
-      if (element.behavior.focusable) order.push(element);
-      for (let index = element.children.length - 1; index >= 0; index--) {
-        stack.push(element.children[index]!);
-      }
-    }
-    if (order.length === 0) return;
-    const index = this.#focused === null ? -1 : order.indexOf(this.#focused);
-    const next = index === -1
-      ? (direction === 1 ? order[0]! : order[order.length - 1]!)
-      : order[(index + direction + order.length) % order.length]!;
-    this.focus(next);
+    const next = nextFocus(scope, this.#focused, direction);
+    if (next !== null) this.focus(next);
   }
 
   origin(element: Element): { x: number; y: number } {
@@ -379,18 +360,8 @@ export class App implements Host, InputEnv {
     const overlay = this.#focusInto;
     this.#focusInto = null;
     if (overlay === null || !overlay.mounted) return;
-    const stack = [overlay];
-    while (stack.length > 0) {
-      const element = stack.pop()!;
-      if (element.disabled) continue;
-      if (element.behavior.focusable) {
-        this.focus(element);
-        return;
-      }
-      for (let index = element.children.length - 1; index >= 0; index--) {
-        stack.push(element.children[index]!);
-      }
-    }
+    const first = firstFocusable(overlay);
+    if (first !== null) this.focus(first);
   }
 
   #rebuildStructure(): void {

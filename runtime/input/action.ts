@@ -9,6 +9,7 @@
  */
 
 import type { Element } from "../ui/element.ts";
+import { canFocus } from "../ui/focus.ts";
 import type { Rt } from "../ui/rt.ts";
 import { type Keybind, parseKeybind } from "../text/keybind.ts";
 
@@ -222,10 +223,6 @@ function closest(element: Element, test: (element: Element) => boolean): Element
   return null;
 }
 
-function focusable(element: Element): boolean {
-  return element.behavior.focusable === true && !element.effectivelyDisabled;
-}
-
 function describe(element: Element): string {
   return element.node?.role ?? element.kind;
 }
@@ -254,7 +251,7 @@ export function guardAction(element: Element, action: Action, actor: Actor): voi
 function unsupportedReason(element: Element, action: Action): string | null {
   switch (action.action) {
     case "focus":
-      return focusable(element)
+      return canFocus(element)
         ? null
         : `a ${
           describe(element)
@@ -284,7 +281,7 @@ function scrollTarget(element: Element): Element | null {
 
 function click(env: InputEnv, element: Element): void {
   // Clicking what cannot take focus (a plain text) leaves focus where it was: a no-op stays one.
-  const focusTarget = closest(element, focusable);
+  const focusTarget = closest(element, canFocus);
   if (focusTarget !== null) env.focus(focusTarget);
   const target = closest(element, (candidate) => candidate.behavior.activate !== undefined);
   if (target !== null && !target.effectivelyDisabled) target.behavior.activate!(env.rt);
@@ -350,7 +347,7 @@ export function performAction(env: InputEnv, element: Element, action: Action, a
       return;
     case "press_key": {
       const keybind = parseKeybind(action.keybind);
-      if (focusable(element)) env.focus(element);
+      if (canFocus(element)) env.focus(element);
       dispatchKey(env, keybind, element);
       return;
     }
@@ -361,7 +358,7 @@ export function performAction(env: InputEnv, element: Element, action: Action, a
       );
       return;
     case "drag": {
-      if (focusable(element)) env.focus(element);
+      if (canFocus(element)) env.focus(element);
       const origin = env.origin(element);
       element.behavior.dragTo!(action.to.x - origin.x, action.to.y - origin.y, env.rt);
       return;

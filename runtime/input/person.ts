@@ -15,6 +15,7 @@
 import { childrenIn, intersectRects, isEmptyRect, type Rect } from "../layout/visible.ts";
 import { splitGraphemes } from "../text/cell_width.ts";
 import type { Element } from "../ui/element.ts";
+import { takesFocus } from "../ui/focus.ts";
 import { type Action, ActionError, type Actor, type InputEnv } from "./action.ts";
 import { formatKeybind, type Keybind } from "../text/keybind.ts";
 
@@ -128,7 +129,7 @@ function hoverTarget(env: PersonEnv, x: number, y: number): Element | null {
     element,
     (candidate) =>
       candidate.node !== null &&
-      (candidate.behavior.activate !== undefined || candidate.behavior.focusable === true),
+      (candidate.behavior.activate !== undefined || takesFocus(candidate)),
   );
 }
 

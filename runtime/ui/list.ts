@@ -13,6 +13,7 @@ import { disposeOwner, Owner, runWithOwner, untracked } from "../reactive/mod.ts
 import type { Memo, Signal } from "../reactive/mod.ts";
 import { type Role, type SemanticNode, type SemanticTree, STATES } from "../semantics/mod.ts";
 import type { Element } from "./element.ts";
+import { canFocus } from "./focus.ts";
 import type { Rt } from "./rt.ts";
 import { follow, type MountContext, type Prop, View } from "./view.ts";
 import { createElement, followName, WidgetView, withNodeSource } from "./widget_view.ts";
@@ -202,7 +203,7 @@ export class ListView<T> extends WidgetView {
       // Focus goes back to the element that took the focused node, if the new render has one.
       const heir = findElement(row.element, (element) => element.node === focused.node);
       if (heir === undefined) return;
-      if (heir.behavior.focusable && !heir.effectivelyDisabled) host.focus(heir);
+      if (canFocus(heir)) host.focus(heir);
       // What the user typed into a focused field stays (even when the new render disables the
       // field), written through the field as typing; never from a secure field into one that
       // is not (that would show a password).

@@ -1,0 +1,75 @@
+/**
+ * Focus: which elements can take it, and the one order Tab walks them in. The app, the
+ * actions, lists and dialogs all ask here, so "focusable" means the same everywhere.
+ *
+ * @module
+ */
+
+import type { Element } from "./element.ts";
+
+/**
+ * True when the element's widget takes focus (a button, a field, a list row), whether or not
+ * it is disabled just now; hover and hit testing use this.
+ */
+export function takesFocus(element: Element): boolean {
+  return element.behavior.focusable === true;
+}
+
+/** True when the element can take focus now: its widget takes focus and it is enabled. */
+export function canFocus(element: Element): boolean {
+  return takesFocus(element) && !element.effectivelyDisabled;
+}
+
+/**
+ * The elements under `scope` (itself included) that can take focus, in Tab order: depth
+ * first, children in reading order. A disabled element's subtree is left out whole (the
+ * scope's own ancestors are not asked: a dialog is walked from itself).
+ * `visit` gets each in turn and stops the walk by returning true.
+ */
+export function walkFocusable(scope: Element, visit: (element: Element) => boolean | void): void {
+  const stack = [scope];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    if (element.disabled) continue;
+    if (takesFocus(element) && visit(element) === true) return;
+    for (let index = element.children.length - 1; index >= 0; index--) {
+      stack.push(element.children[index]!);
+    }
+  }
+}
+
+/** The first element under `scope` that can take focus, or null. */
+export function firstFocusable(scope: Element): Element | null {
+  let found: Element | null = null;
+  walkFocusable(scope, (element) => {
+    found = element;
+    return true;
+  });
+  return found;
+}
+
+/**
+ * The element Tab (`direction` 1) or Shift+Tab (-1) moves focus to from `current` within
+ * `scope`, wrapping around; from outside the scope (or from nothing) the first or the last.
+ * Null when nothing in the scope can take focus.
+ */
+export function nextFocus(
+  scope: Element,
+  current: Element | null,
+  direction: 1 | -1,
+): Element | null {
+  const order: Element[] = [];
+  walkFocusable(scope, (element) => void order.push(element));
+  if (order.length === 0) return null;
+  const index = current === null ? -1 : order.indexOf(current);
+  if (index === -1) return direction === 1 ? order[0]! : order[order.length - 1]!;
+  return order[(index + direction + order.length) % order.length]!;
+}
+
+/** The nearest ancestor of `element` (not itself) that can take focus, or null. */
+export function focusableAncestor(element: Element): Element | null {
+  for (let current = element.parent; current !== null; current = current.parent) {
+    if (canFocus(current)) return current;
+  }
+  return null;
+}
