@@ -287,6 +287,7 @@ export interface ToolOptions<Args extends Record<string, unknown>> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { typedTool } from "./tools.ts";
  *
@@ -296,7 +297,8 @@ export interface ToolOptions<Args extends Record<string, unknown>> {
  *   input: z.object({ title: z.string().min(1) }),
  *   run: (_rt, { title }) => ({ added: title }),
  * });
- * console.log(addNote.inputSchema.required); // ["title"]
+ * assert.deepEqual(addNote.inputSchema.required, ["title"]);
+ * assert.equal(addNote.isDestructive, false);
  * ```
  */
 export function typedTool<Args extends Record<string, unknown>>(
