@@ -80,10 +80,12 @@ export async function pacedAndBursts(call: () => Promise<void>): Promise<ActSamp
 }
 
 /**
- * Times each of `calls` as `pacedAndBursts()` does, taking turns so that every call meets
- * the same machine (a loaded machine's slow seconds fall on all of them alike): paced calls
- * go round the list one a tick, bursts go round it one burst each. The first burst of each
- * call is dropped, as are the first paced calls.
+ * Times each of `calls` as `pacedAndBursts()` does, taking turns call by call so that every
+ * call meets the same machine (on a loaded machine a slow second falls on all of them
+ * alike): paced calls go round the list one a tick; a burst is 20 calls back to back going
+ * round the list, one burst a second (the app's rate limit is per app, so a burst stays at
+ * 20 calls), as many bursts as give each call the samples `pacedAndBursts()` gives one. The
+ * first paced calls and the first burst are dropped.
  */
 export async function pacedAndBurstsInTurns(
   calls: readonly (() => Promise<void>)[],
@@ -101,12 +103,12 @@ export async function pacedAndBurstsInTurns(
     const elapsed = await timed(calls[turn]!);
     if (i >= PACED_WARMUP * calls.length) samples[turn]!.paced.push(elapsed);
   }
-  for (let round = 0; round < BURSTS * calls.length; round++) {
-    const turn = round % calls.length;
+  for (let round = 0; round <= BURSTS * calls.length; round++) {
     await sleep(BURST_GAP_MS);
     for (let i = 0; i < BURST_SIZE; i++) {
+      const turn = i % calls.length;
       const elapsed = await timed(calls[turn]!);
-      if (round >= calls.length) samples[turn]!.burst.push(elapsed);
+      if (round > 0) samples[turn]!.burst.push(elapsed);
     }
   }
   return samples;

@@ -7,8 +7,9 @@
  * - `ui_act` round trip through crownmcp, p50 and p99: paced at the app's rate limit
  *   (20 a second, as an agent), and in warm bursts of 20 back to back (one a second, the
  *   first burst dropped). The same over the app's socket directly, to show what the extra
- *   hop costs: the two take turns (tick by tick, burst by burst) so that a loaded machine
- *   weighs on both alike, and the ratio of their medians is printed (target: at most 1.5×).
+ *   hop costs: the two take turns (tick by tick, and call by call within each burst) so that
+ *   a loaded machine weighs on both alike, and the ratio of their medians is printed (target:
+ *   at most 1.5×).
  *
  * Run: `deno task bench:crownmcp`. Prints figures; asserts nothing.
  *
