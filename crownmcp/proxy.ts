@@ -55,6 +55,7 @@ import {
   type Transport,
   UnsubscribeRequestSchema,
 } from "../runtime/agent/sdk.ts";
+import { BUILTIN_TOOL, PROXY_TOOL } from "../runtime/ui/tool_names.ts";
 import { AppLink, type Message, OWN_ID_PREFIX, type RequestId } from "./app_link.ts";
 import type { AgentStdio } from "./lines.ts";
 
@@ -77,7 +78,7 @@ export const FORWARD_TIMEOUT_MS = 120_000;
 
 const OWN_TOOLS: Tool[] = [
   {
-    name: "list_apps",
+    name: PROXY_TOOL.listApps,
     title: "List running CrownUI apps",
     description:
       "This user's running CrownUI apps: app (name-pid), name, pid, socket, selected. A socket another user could have placed is never used; it is listed under refused.",
@@ -85,7 +86,7 @@ const OWN_TOOLS: Tool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
-    name: "select_app",
+    name: PROXY_TOOL.selectApp,
     title: "Select the app to drive",
     description:
       "Connects to a running app; its tools then appear. A lone app is selected on its own.",
@@ -101,7 +102,7 @@ const OWN_TOOLS: Tool[] = [
 const OWN_TOOL_NAMES = new Set(OWN_TOOLS.map((tool) => tool.name));
 
 /** Forwarded tools whose successful answer counts as having read the selected app. */
-const READ_TOOLS = new Set(["ui_tree", "ui_query", "ui_wait"]);
+const READ_TOOLS = new Set<string>([BUILTIN_TOOL.tree, BUILTIN_TOOL.query, BUILTIN_TOOL.wait]);
 
 /** Resources whose successful read counts as having read the selected app. */
 const READ_RESOURCES = new Set(["ui://tree", "ui://tree.json"]);
@@ -463,7 +464,7 @@ export class CrownProxy {
     const { id, method, params } = request;
     const tool = method === "tools/call";
     const name = tool ? params!.name as string : "";
-    if (name === "ui_act" && this.#readAt !== this.#changes) {
+    if (name === BUILTIN_TOOL.act && this.#readAt !== this.#changes) {
       this.#reply(id, error(this.#readFirstMessage(selection.entry)));
       return;
     }
@@ -631,8 +632,8 @@ export class CrownProxy {
     });
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const { name, arguments: args } = request.params;
-      if (name === "list_apps") return await this.#listApps();
-      if (name === "select_app") return await this.#selectApp(args);
+      if (name === PROXY_TOOL.listApps) return await this.#listApps();
+      if (name === PROXY_TOOL.selectApp) return await this.#selectApp(args);
       throw new McpError(ErrorCode.InternalError, `crownmcp forwards ${name} itself`);
     });
     // Forwarded requests never get here: #forwards() takes every one the SDK would accept.

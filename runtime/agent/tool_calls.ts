@@ -14,6 +14,7 @@ import { argumentsChecker, checkArguments } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
 import type { CallToolResult } from "./sdk.ts";
+import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import { BUILTIN_TOOL_NAMES, confirmMessage } from "./tool_defs.ts";
 import { wrapUntrusted } from "./untrusted.ts";
 
@@ -119,7 +120,7 @@ async function callBuiltin(
   signal?: AbortSignal,
 ): Promise<CallToolResult> {
   switch (name) {
-    case "ui_tree":
+    case BUILTIN_TOOL.tree:
       if (args.since !== undefined) {
         return answerSince(
           host,
@@ -130,12 +131,12 @@ async function callBuiltin(
       }
       checkKnownArguments(name, args, TREE_VIEW_KEYS);
       return untrustedResult(host.treeView(asInvalid(() => parseTreeView(args))));
-    case "ui_query":
+    case BUILTIN_TOOL.query:
       return answerQuery(host, args);
-    case "ui_wait":
+    case BUILTIN_TOOL.wait:
       // Answered from the mirror: no token, since it never makes the app do anything.
       return await answerWait(host, args, signal);
-    case "ui_act": {
+    case BUILTIN_TOOL.act: {
       const id = wholeNumber(args, "id");
       const revision = wholeNumber(args, "revision");
       if (args.action === undefined) {
@@ -148,7 +149,7 @@ async function callBuiltin(
       const after = await host.act(id, revision, args.action);
       return receiptResult(host, revision, after);
     }
-    case "ui_screenshot": {
+    case BUILTIN_TOOL.screenshot: {
       checkNoArguments(name, args);
       if (host.screenshot === undefined) {
         throw new HostError(
@@ -159,7 +160,7 @@ async function callBuiltin(
       const png = await host.screenshot();
       return { content: [{ type: "image", data: png, mimeType: "image/png" }] };
     }
-    case "inspect_snapshot":
+    case BUILTIN_TOOL.inspect:
       checkNoArguments(name, args);
       return untrustedResult(await host.inspect());
   }

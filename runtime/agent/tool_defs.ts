@@ -8,6 +8,7 @@
 
 import { ACTION_NAMES } from "../input/action.ts";
 import { DEFAULT_TREE_BYTES, MAX_TREE_BYTES, QUERY_STATES, ROLES } from "../semantics/mod.ts";
+import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import type { ToolInfo } from "./host.ts";
 import type { Tool } from "./sdk.ts";
 
@@ -43,7 +44,7 @@ function queryShape(extra: Record<string, unknown>, listed: boolean) {
 /** The built-in tools, in the order `tools/list` gives them. */
 export const BUILTIN_TOOLS: Tool[] = [
   {
-    name: "ui_tree",
+    name: BUILTIN_TOOL.tree,
     title: "Read the UI tree",
     description:
       "The app's semantic tree as indented text, one node a line (role, name, #id, value, states), and the revision to act at. A line starting … says what was cut and the arguments that show it.",
@@ -69,7 +70,7 @@ export const BUILTIN_TOOLS: Tool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
-    name: "ui_query",
+    name: BUILTIN_TOOL.query,
     title: "Find UI nodes",
     description:
       "Finds nodes; returns each match's id, role, name, path, value and states, and the revision.",
@@ -79,7 +80,7 @@ export const BUILTIN_TOOLS: Tool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
-    name: "ui_wait",
+    name: BUILTIN_TOOL.wait,
     title: "Wait for the UI",
     description:
       "Waits for a match of a ui_query (gone: for none; since alone: for a later revision); returns the revision and matches, or times out with an error.",
@@ -92,7 +93,7 @@ export const BUILTIN_TOOLS: Tool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
-    name: "ui_act",
+    name: BUILTIN_TOOL.act,
     title: "Act on a UI node",
     description:
       'Acts on a node as a person would, e.g. {"action":"click"}; type_text takes text, press_key keybind (Enter, Ctrl+A), scroll delta, drag to (cells). Returns the new revision and what changed; a stale revision is refused: read again.',
@@ -118,14 +119,14 @@ export const BUILTIN_TOOLS: Tool[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   },
   {
-    name: "ui_screenshot",
+    name: BUILTIN_TOOL.screenshot,
     title: "Take a screenshot",
     description: "A PNG of the window if the compositor offers one, else an error.",
     inputSchema: { type: "object", properties: {} },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
-    name: "inspect_snapshot",
+    name: BUILTIN_TOOL.inspect,
     title: "Inspect the app",
     description: "The tree with each node's cells, live signals and frame timings, as JSON.",
     inputSchema: { type: "object", properties: {} },
@@ -134,7 +135,7 @@ export const BUILTIN_TOOLS: Tool[] = [
 ];
 
 /** The names of the built-in tools. */
-export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(BUILTIN_TOOLS.map((t) => t.name));
+export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(BUILTIN_TOOL));
 
 /** The argument a destructive tool requires. */
 export const CONFIRM_PROPERTY = {

@@ -14,6 +14,7 @@
 
 import { z } from "zod";
 import type { Rt } from "./rt.ts";
+import { RESERVED_TOOL_NAMES } from "./tool_names.ts";
 
 /** A JSON Schema object, as tools advertise their input. */
 export type JsonSchema = { [key: string]: unknown };
@@ -172,20 +173,7 @@ export function checkArguments<S extends z.ZodType>(schema: S, args: unknown): z
   return result.data;
 }
 
-/**
- * Names an app tool cannot take: the tools every app offers, and `crownmcp`'s own, which an
- * agent would otherwise see twice and could call only one of.
- */
-export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
-  "ui_tree",
-  "ui_query",
-  "ui_wait",
-  "ui_act",
-  "ui_screenshot",
-  "inspect_snapshot",
-  "list_apps",
-  "select_app",
-]);
+export { RESERVED_TOOL_NAMES };
 
 /** A tool an app registers with `cx.registerTool()`, or that `cx.tool()` makes. */
 export class AppTool {
