@@ -27,7 +27,8 @@
 import { type MirrorChanges, type NodeContent, TreeMirror } from "./mirror.ts";
 import { type SemanticNode, STATE_BIT } from "./node.ts";
 import type { TreeUpdate } from "./tree.ts";
-import { formatNodeLine, formatTree } from "./tree_text.ts";
+import { LONGEST_APP_TEXT, quoteLongAppText } from "./long_text.ts";
+import { formatNodeLine, namingTextChild, treeIndent } from "./tree_text.ts";
 
 /** How much history a {@link TreeHistory} keeps. */
 export interface HistoryLimits {
@@ -52,11 +53,17 @@ export const HISTORY_LIMITS: Readonly<HistoryLimits> = Object.freeze({
 /** The byte budget of the change text that `ui_tree {"since"}` answers by default. */
 export const DEFAULT_CHANGES_BYTES = 32_768;
 
+/** The smallest budget `ui_tree {"since"}` takes. */
+export const MIN_CHANGES_BYTES = 256;
+
 /** The largest budget `ui_tree {"since"}` takes, as for the tree's views. */
 export const MAX_CHANGES_BYTES = 3_500_000;
 
 /** The byte budget of the change text in a `ui_act` receipt. */
 export const RECEIPT_BYTES = 2048;
+
+/** The longest name or value a receipt shows whole, in characters; longer ones are cut. */
+export const RECEIPT_LONGEST_TEXT = 256;
 
 interface RevisionRecord {
   revision: number;
@@ -93,15 +100,20 @@ function byteLength(text: string): number {
   return encoder.encode(text).length;
 }
 
+/** The UTF-8 length of `lines` written one a line. */
+function textBytes(lines: readonly string[]): number {
+  let total = 0;
+  for (const line of lines) total += byteLength(line) + 1;
+  return total;
+}
+
 /**
  * Cuts `lines` to whole lines that fit in `maxBytes` with a last line that says how many were
  * left out and how to read them: `… 12 more lines: <how>`. Returns the text, each line ending
  * in a newline.
  */
 export function capLines(lines: readonly string[], maxBytes: number, how: string): string {
-  let total = 0;
-  for (const line of lines) total += byteLength(line) + 1;
-  if (total <= maxBytes) return lines.length === 0 ? "" : lines.join("\n") + "\n";
+  if (textBytes(lines) <= maxBytes) return lines.length === 0 ? "" : lines.join("\n") + "\n";
   const kept: string[] = [];
   let used = 0;
   for (let index = 0; index < lines.length; index++) {
@@ -212,9 +224,11 @@ export class TreeHistory {
 
   /**
    * The net changes from revision `since` to now as lines, or null when `since` is older
-   * than the history keeps. Throws a RangeError when `since` is after the current revision.
+   * than the history keeps. Names and values longer than `longest` characters are shown as
+   * their start and `…(+N chars)`. Throws a RangeError when `since` is after the current
+   * revision.
    */
-  changeLines(since: number): string[] | null {
+  changeLines(since: number, longest: number = LONGEST_APP_TEXT): string[] | null {
     if (since > this.mirror.revision) {
       throw new RangeError(
         `invalid arguments: since ${since} is after the current revision ${this.mirror.revision}`,
@@ -241,12 +255,20 @@ export class TreeHistory {
     const removedRoots = [...removedParent].filter(([, parent]) => !removedParent.has(parent))
       .map(([id]) => id).sort((a, b) => a - b);
     for (const id of removedRoots) lines.push(`- #${id}`);
-    if (added.size > 0 || before.size > 0) this.#walkChanges(added, before, lines);
+    if (added.size > 0 || before.size > 0) {
+      const quote = (text: string) => quoteLongAppText(text, longest);
+      this.#walkChanges(added, before, lines, quote);
+    }
     return lines;
   }
 
   /** Adds the `+` and `~` lines (and scroll summaries) in tree order. */
-  #walkChanges(added: Set<number>, before: Map<number, NodeContent>, lines: string[]): void {
+  #walkChanges(
+    added: Set<number>,
+    before: Map<number, NodeContent>,
+    lines: string[],
+    quote: (text: string) => string,
+  ): void {
     const offscreen = STATE_BIT.offscreen;
     interface Scroll {
       node: SemanticNode;
@@ -259,11 +281,9 @@ export class TreeHistory {
     while (stack.length > 0) {
       const [node, scroll] = stack.pop()!;
       if (added.has(node.id)) {
-        const subtree = formatTree(node).split("\n");
-        subtree.pop(); // the text ends with a newline
         const parent = node.parent === null ? "" : ` in #${node.parent.id}`;
-        lines.push(`+ ${subtree[0]}${parent}`);
-        for (let index = 1; index < subtree.length; index++) lines.push(`  ${subtree[index]}`);
+        lines.push(`+ ${formatNodeLine(node, quote)}${parent}`);
+        addedDescendants(node, quote, lines);
         continue;
       }
       const old = before.get(node.id);
@@ -275,7 +295,7 @@ export class TreeHistory {
           if (node.states & offscreen) scroll.wentOutOfView++;
           else scroll.cameIntoView++;
         } else if (!sameContent || changedStates !== 0) {
-          lines.push(`~ ${formatNodeLine(node)}`);
+          lines.push(`~ ${formatNodeLine(node, quote)}`);
         }
       }
       let inner = scroll;
@@ -305,6 +325,31 @@ export class TreeHistory {
   }
 }
 
+/**
+ * Adds the lines of an added node's descendants, indented under its `+` line as in the tree
+ * text (a row's naming text left out).
+ */
+function addedDescendants(
+  top: SemanticNode,
+  quote: (text: string) => string,
+  lines: string[],
+): void {
+  const stack: [SemanticNode, number][] = [];
+  const pushChildren = (node: SemanticNode, depth: number) => {
+    const skipped = namingTextChild(node);
+    for (let index = node.children.length - 1; index >= 0; index--) {
+      const child = node.children[index]!;
+      if (child !== skipped) stack.push([child, depth + 1]);
+    }
+  };
+  pushChildren(top, 0);
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    lines.push(`  ${treeIndent(depth)}${formatNodeLine(node, quote)}`);
+    pushChildren(node, depth);
+  }
+}
+
 /** What `ui_tree {"since": R}` answers when R is kept: the change text since R. */
 export interface ChangesAnswer {
   /** The current revision. */
@@ -327,13 +372,20 @@ export function changesAnswer(
 ): ChangesAnswer | null {
   const lines = history.changeLines(since);
   if (lines === null) return null;
-  let full = 0;
-  for (const line of lines) full += byteLength(line) + 1;
+  return {
+    revision: history.revision,
+    since,
+    changes: capLines(lines, maxBytes, readAllOf(lines, since)),
+  };
+}
+
+/** The call that reads all of `lines`, the change text since `since` as `ui_tree` gives it. */
+function readAllOf(lines: readonly string[], since: number): string {
+  const full = textBytes(lines);
   // Past the largest budget a diff is no cheaper than the tree: point at the tree's views.
-  const how = full <= MAX_CHANGES_BYTES
-    ? `ui_tree {"since":${since},"max_bytes":${full}}`
+  return full <= MAX_CHANGES_BYTES
+    ? `ui_tree {"since":${since},"max_bytes":${Math.max(full, MIN_CHANGES_BYTES)}}`
     : `ui_tree {"max_bytes":${MAX_CHANGES_BYTES}} (the changes are larger than the tree's budget)`;
-  return { revision: history.revision, since, changes: capLines(lines, maxBytes, how) };
 }
 
 /**
@@ -343,7 +395,10 @@ export function changesAnswer(
  */
 export function receiptText(history: TreeHistory, since: number): string | undefined {
   if (since > history.revision) return undefined;
-  const lines = history.changeLines(since);
+  const lines = history.changeLines(since, RECEIPT_LONGEST_TEXT);
   if (lines === null || lines.length === 0) return undefined;
-  return capLines(lines, RECEIPT_BYTES, `ui_tree {"since":${since}}`);
+  if (textBytes(lines) <= RECEIPT_BYTES) return lines.join("\n") + "\n";
+  // Cut: point at the whole change text as `ui_tree {"since"}` gives it (it cuts long
+  // strings later than a receipt does), with a budget that holds all of it.
+  return capLines(lines, RECEIPT_BYTES, readAllOf(history.changeLines(since) ?? lines, since));
 }

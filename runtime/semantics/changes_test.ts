@@ -229,8 +229,16 @@ Deno.test("changesAnswer() and receiptText()", async (t) => {
     frame();
     const receipt = receiptText(history, before)!;
     assert.ok(new TextEncoder().encode(receipt).length <= 2048);
-    assert.match(receipt, new RegExp(`\\n… \\d+ more lines: ui_tree \\{"since":${before}\\}\\n$`));
     const full = changesAnswer(history, before, 3_500_000)!.changes;
+    // The call repeats the budget that holds the whole change text (issue 12 review, point 3).
+    assert.match(
+      receipt,
+      new RegExp(
+        `\\n… \\d+ more lines: ui_tree \\{"since":${before},"max_bytes":${
+          new TextEncoder().encode(full).length
+        }\\}\\n$`,
+      ),
+    );
     assert.equal(full.trimEnd().split("\n").length, 201);
     const cut = changesAnswer(history, before, 1000)!.changes;
     const size = new TextEncoder().encode(full).length;

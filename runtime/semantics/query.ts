@@ -6,6 +6,7 @@
  * @module
  */
 
+import { clipAppText, LONGEST_APP_TEXT, quoteLongAppText } from "./long_text.ts";
 import type { Role, SemanticNode, State } from "./node.ts";
 import { isRole, STATE_BIT, STATES, statesOf } from "./node.ts";
 
@@ -19,6 +20,10 @@ export interface NodeQuery {
   text?: string | undefined;
   /** The id of an ancestor the node must be under (the ancestor itself does not match). */
   within?: number | undefined;
+  /** The id of the node itself: only that node, if it matches the other keys. */
+  id?: number | undefined;
+  /** True to give names, values and paths whole, however long (see `long_text.ts`). */
+  full?: boolean | undefined;
   /** A state the node must have, or `enabled` for a node without `disabled`. */
   state?: string | undefined;
   /** How many matches to return at most; {@link DEFAULT_QUERY_LIMIT} when absent. */
@@ -39,7 +44,10 @@ export interface QueryMatch {
   role: Role;
   /** The accessible name; null when the node has none. */
   name: string | null;
-  /** From the window down to the node: `window "Notes" > list > list_item > button "Delete"`. */
+  /**
+   * From the window down to the node: `window "Notes" > list > list_item > button "Delete"`,
+   * each name quoted as tree text quotes it.
+   */
   path: string;
 }
 
@@ -47,8 +55,17 @@ export interface QueryMatch {
 export interface NodeMatch extends QueryMatch {
   /** The value; absent when the node has none, and always on secure nodes. */
   value?: string;
-  /** The states the node has, in tree-text order. */
+  /**
+   * The states the node has, in tree-text order; `offscreen` also when an ancestor has it
+   * (the tree text marks only the outermost).
+   */
   states: State[];
+  /**
+   * Present when a name or value was longer than answers show: how many characters each lost
+   * and the call that gives them whole, as in
+   * `value +199000 chars: ui_query {"id":3,"full":true}`.
+   */
+  cut?: string;
 }
 
 /** What `findNodes()` answers: the first matches, and how many more there were. */
@@ -64,12 +81,12 @@ export function validateQuery(query: NodeQuery): void {
   for (const key of ["role", "name", "text"] as const) {
     const value = query[key];
     if (value !== undefined && typeof value !== "string") {
-      throw new TypeError(`invalid query: ${key} must be a string, got ${typeof value}`);
+      throw new TypeError(`invalid arguments: ${key} must be a string, got ${typeof value}`);
     }
   }
   if (query.role !== undefined && !isRole(query.role)) {
     throw new TypeError(
-      `invalid query: unknown role ${
+      `invalid arguments: unknown role ${
         JSON.stringify(query.role)
       }; roles are snake_case, such as button, text_field, checkbox, menu_item`,
     );
@@ -86,7 +103,7 @@ export function validateQuery(query: NodeQuery): void {
       );
     }
   }
-  for (const key of ["within", "limit"] as const) {
+  for (const key of ["within", "id", "limit"] as const) {
     const value = query[key];
     if (value !== undefined && (typeof value !== "number" || !Number.isSafeInteger(value))) {
       throw new TypeError(`invalid arguments: ${key} must be a whole number`);
@@ -97,9 +114,21 @@ export function validateQuery(query: NodeQuery): void {
   }
 }
 
-/** True when `node` has the query state `state` (`enabled` means not `disabled`). */
+/** True when `node` or one of its ancestors is marked `offscreen`. */
+export function isOffscreen(node: SemanticNode): boolean {
+  for (let current: SemanticNode | null = node; current !== null; current = current.parent) {
+    if ((current.states & STATE_BIT.offscreen) !== 0) return true;
+  }
+  return false;
+}
+
+/**
+ * True when `node` has the query state `state` (`enabled` means not `disabled`; `offscreen`
+ * also holds inside an offscreen ancestor).
+ */
 export function hasQueryState(node: SemanticNode, state: string): boolean {
   if (state === "enabled") return (node.states & STATE_BIT.disabled) === 0;
+  if (state === "offscreen") return isOffscreen(node);
   const bit = (STATE_BIT as Readonly<Record<string, number>>)[state];
   return bit !== undefined && (node.states & bit) !== 0;
 }
@@ -118,15 +147,20 @@ export function matchesQuery(node: SemanticNode, query: NodeQuery): boolean {
   return true;
 }
 
-function step(node: SemanticNode): string {
-  return node.name === undefined ? node.role : `${node.role} ${JSON.stringify(node.name)}`;
+function step(node: SemanticNode, longest: number): string {
+  return node.name === undefined
+    ? node.role
+    : `${node.role} ${quoteLongAppText(node.name, longest)}`;
 }
 
-/** The path of a node from the root down to it. */
-export function nodePath(node: SemanticNode): string {
+/**
+ * The path of a node from the root down to it, each name quoted as tree text quotes it and
+ * cut past `longest` characters.
+ */
+export function nodePath(node: SemanticNode, longest: number = LONGEST_APP_TEXT): string {
   const steps: string[] = [];
   for (let current: SemanticNode | null = node; current !== null; current = current.parent) {
-    steps.push(step(current));
+    steps.push(step(current, longest));
   }
   return steps.reverse().join(" > ");
 }
@@ -153,16 +187,34 @@ export function noNodeMessage(id: number): string {
   return `no node with id ${id}; read ui_tree again`;
 }
 
-/** A match with the node's value (never a secure node's) and states. */
-export function nodeMatch(node: SemanticNode): NodeMatch {
+/**
+ * A match with the node's value (never a secure node's) and states (`offscreen` when an
+ * ancestor has it). A name or value longer than `longest` characters is cut, and `cut` says
+ * how much and how to read it whole.
+ */
+export function nodeMatch(node: SemanticNode, longest: number = LONGEST_APP_TEXT): NodeMatch {
+  const name = node.name === undefined
+    ? { text: null, leftOut: 0 }
+    : clipAppText(node.name, longest);
+  let states = node.states;
+  if ((states & STATE_BIT.offscreen) === 0 && isOffscreen(node)) states |= STATE_BIT.offscreen;
   const match: NodeMatch = {
     id: node.id,
     role: node.role,
-    name: node.name ?? null,
-    path: nodePath(node),
-    states: statesOf(node.states),
+    name: name.text,
+    path: nodePath(node, longest),
+    states: statesOf(states),
   };
-  if (node.value !== undefined && !node.has("secure")) match.value = node.value;
+  const cuts: string[] = [];
+  if (name.leftOut > 0) cuts.push(`name +${name.leftOut} chars`);
+  if (node.value !== undefined && !node.has("secure")) {
+    const value = clipAppText(node.value, longest);
+    match.value = value.text;
+    if (value.leftOut > 0) cuts.push(`value +${value.leftOut} chars`);
+  }
+  if (cuts.length > 0) {
+    match.cut = `${cuts.join(", ")}: ui_query ${JSON.stringify({ id: node.id, full: true })}`;
+  }
   return match;
 }
 
@@ -187,6 +239,8 @@ export function findNodes(
   lookup: (id: number) => SemanticNode | undefined,
 ): FoundNodes {
   validateQuery(query);
+  const longest = query.full === true ? Infinity : LONGEST_APP_TEXT;
+  if (query.id !== undefined) return findById(root, query, lookup, longest);
   let start = root;
   let self = true;
   if (query.within !== undefined) {
@@ -204,7 +258,7 @@ export function findNodes(
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (matchesQuery(node, query)) {
-      if (nodes.length < limit) nodes.push(nodeMatch(node));
+      if (nodes.length < limit) nodes.push(nodeMatch(node, longest));
       else more++;
     }
     for (let index = node.children.length - 1; index >= 0; index--) {
@@ -212,6 +266,28 @@ export function findNodes(
     }
   }
   return more > 0 ? { nodes, more } : { nodes };
+}
+
+/** The answer of a query with `id`: that node, when it matches the other keys. */
+function findById(
+  root: SemanticNode,
+  query: NodeQuery,
+  lookup: (id: number) => SemanticNode | undefined,
+  longest: number,
+): FoundNodes {
+  const node = lookup(query.id!);
+  if (node === undefined || !node.attached || !isUnder(node, root)) {
+    throw new RangeError(noNodeMessage(query.id!));
+  }
+  let inside = query.within === undefined;
+  if (!inside) {
+    const within = lookup(query.within!);
+    if (within === undefined || !within.attached || !isUnder(within, root)) {
+      throw new RangeError(noNodeMessage(query.within!));
+    }
+    inside = node !== within && isUnder(node, within);
+  }
+  return { nodes: inside && matchesQuery(node, query) ? [nodeMatch(node, longest)] : [] };
 }
 
 /** True when `node` is `root` or one of its descendants. */

@@ -127,7 +127,7 @@ Deno.test("queryTree()", async (t) => {
     for (const role of ["Button", "textField", "text-field", "buttons", ""]) {
       assert.throws(() => queryTree(tree.root, { role }), {
         name: "TypeError",
-        message: `invalid query: unknown role ${
+        message: `invalid arguments: unknown role ${
           JSON.stringify(role)
         }; roles are snake_case, such as button, text_field, checkbox, menu_item`,
       });
@@ -145,11 +145,11 @@ Deno.test("validateQuery()", async (t) => {
   await t.step("throws a TypeError when a key is not a string", () => {
     assert.throws(() => validateQuery({ name: 42 as unknown as string }), {
       name: "TypeError",
-      message: "invalid query: name must be a string, got number",
+      message: "invalid arguments: name must be a string, got number",
     });
     assert.throws(() => validateQuery({ text: null as unknown as string }), {
       name: "TypeError",
-      message: "invalid query: text must be a string, got object",
+      message: "invalid arguments: text must be a string, got object",
     });
     assert.throws(() => validateQuery({ role: ["button"] as unknown as string }), TypeError);
   });

@@ -45,14 +45,20 @@ export function quoteAppText(text: string): string {
   );
 }
 
-/** Formats one node's line, without indent. */
-export function formatNodeLine(node: SemanticNode): string {
+/**
+ * Formats one node's line, without indent. `quote` writes the name and value (answers with a
+ * budget pass one that cuts long strings, see `long_text.ts`).
+ */
+export function formatNodeLine(
+  node: SemanticNode,
+  quote: (text: string) => string = quoteAppText,
+): string {
   let line = node.role;
-  if (node.name !== undefined) line += " " + quoteAppText(node.name);
+  if (node.name !== undefined) line += " " + quote(node.name);
   line += " #" + node.id;
   const secure = node.has("secure");
   if (node.value !== undefined && node.value !== "" && !secure) {
-    line += " value=" + quoteAppText(node.value);
+    line += " value=" + quote(node.value);
   }
   const states = node.states;
   if (states !== 0) {

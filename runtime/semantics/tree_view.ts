@@ -15,7 +15,9 @@
  * cut first: every run of children longer than a cap keeps its first `cap` children, with the
  * largest cap that fits. When not even one child a run fits (very long lines, a tiny budget),
  * the tree is written in reading order as far as it fits, and each node left open gets its
- * line for the rest.
+ * line for the rest. Cut lines repeat the caller's `depth`, `visible` and `max_bytes`. A name
+ * or value longer than the budget allows (1,000 characters, or an eighth of the budget) is
+ * shown as its start and `…(+N chars)`.
  *
  * @module
  */
@@ -23,6 +25,7 @@
 import type { SemanticNode } from "./node.ts";
 import { childPlace, type ScreenPlace, screenPlace } from "./on_screen.ts";
 import { isUnder, noNodeMessage } from "./query.ts";
+import { longestFor, quoteLongAppText } from "./long_text.ts";
 import { formatNodeLine, namingTextChild, treeIndent } from "./tree_text.ts";
 
 /** Which part of the tree to write; every field is optional. */
@@ -122,21 +125,29 @@ class Entry {
   /** Where the node is on screen; null unless the view keeps to what is visible. */
   readonly place: ScreenPlace | null;
   readonly #view: TreeView;
+  readonly #quote: (text: string) => string;
   #line: string | undefined;
   #bytes = -1;
   #children: Entry[] | undefined;
   #indices: number[] = [];
 
-  constructor(node: SemanticNode, level: number, place: ScreenPlace | null, view: TreeView) {
+  constructor(
+    node: SemanticNode,
+    level: number,
+    place: ScreenPlace | null,
+    view: TreeView,
+    quote: (text: string) => string,
+  ) {
     this.node = node;
     this.level = level;
     this.place = place;
     this.#view = view;
+    this.#quote = quote;
   }
 
   /** The line with its indent, without the newline. */
   get line(): string {
-    return this.#line ??= treeIndent(this.level) + formatNodeLine(this.node);
+    return this.#line ??= treeIndent(this.level) + formatNodeLine(this.node, this.#quote);
   }
 
   /** The line's UTF-8 bytes, newline included. */
@@ -171,7 +182,7 @@ class Entry {
         place = childPlace(this.place, child);
         if (!place.onScreen) continue;
       }
-      shown.push(new Entry(child, this.level + 1, place, view));
+      shown.push(new Entry(child, this.level + 1, place, view, this.#quote));
       this.#indices.push(index);
     }
     return shown;
@@ -187,6 +198,7 @@ function cutLine(parent: Entry, kept: number, view: TreeView): string {
   };
   if (view.depth !== undefined) args.depth = view.depth - parent.level;
   if (view.visible) args.visible = true;
+  if (view.maxBytes !== undefined) args.max_bytes = view.maxBytes;
   return `${treeIndent(parent.level + 1)}… ${count} more item${count === 1 ? "" : "s"}: ui_tree ${
     JSON.stringify(args)
   }`;
@@ -271,16 +283,18 @@ function nextInOrder(open: readonly [Entry, number][]): Entry | undefined {
  * const tree = new SemanticTree("Notes");
  * const list = tree.createNode("list");
  * tree.setChildren(tree.root, [list]);
- * tree.setChildren(list, Array.from({ length: 5 }, () => tree.createNode("list_item")));
+ * tree.setChildren(list, Array.from({ length: 6 }, () => tree.createNode("list_item")));
  * assert.equal(
- *   formatTreeView(tree.root, { maxBytes: 100 }),
- *   'window "Notes" #1\n list #2\n  list_item #3\n  … 4 more items: ui_tree {"root":2,"from":1}\n',
+ *   formatTreeView(tree.root, { maxBytes: 110 }),
+ *   'window "Notes" #1\n list #2\n  list_item #3\n  … 5 more items: ui_tree {"root":2,"from":1,"max_bytes":110}\n',
  * );
  * ```
  */
 export function formatTreeView(root: SemanticNode, view: TreeView = {}): string {
   const budget = view.maxBytes ?? DEFAULT_TREE_BYTES;
-  const top = new Entry(root, 0, view.visible ? screenPlace(root) : null, view);
+  const longest = longestFor(budget);
+  const quote = (text: string) => quoteLongAppText(text, longest);
+  const top = new Entry(root, 0, view.visible ? screenPlace(root) : null, view, quote);
   const fits = (cap: number) => sizeWithCap(top, cap, view, budget) <= budget;
   let lines: string[] = [];
   if (fits(Infinity)) {
