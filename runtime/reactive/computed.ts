@@ -46,7 +46,7 @@ export class MemoNode<T> implements Consumer, Producer {
     this.runtime = owner.runtime;
     this.#fn = fn;
     this.#equals = equals;
-    owner.consumers.push(this);
+    owner.addConsumer(this);
   }
 
   /** True once its owner was disposed: it never computes again. */
@@ -115,7 +115,7 @@ export class EffectNode implements Consumer {
     this.runtime = owner.runtime;
     this.#fn = fn;
     this.#onError = onError;
-    owner.consumers.push(this);
+    owner.addConsumer(this);
   }
 
   /** Runs the effect if a source changed since its last run. */

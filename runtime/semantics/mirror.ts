@@ -6,7 +6,14 @@
  * @module
  */
 
-import { type NodeData, nodeData, type Role, SemanticNode, STATE_BIT } from "./node.ts";
+import {
+  NO_CHILDREN,
+  type NodeData,
+  nodeData,
+  type Role,
+  SemanticNode,
+  STATE_BIT,
+} from "./node.ts";
 import type { SemanticTree, TreeUpdate } from "./tree.ts";
 
 /** An update that carries the whole tree: what a new mirror starts from. */
@@ -143,7 +150,8 @@ export class TreeMirror {
         child.parent = node;
         children.push(child);
       }
-      node.children = children;
+      // Of exactly the right length (see SemanticTree.setChildren).
+      node.children = children.length === 0 ? NO_CHILDREN : children.slice();
     }
     const root = this.#nodes.get(update.root);
     if (root !== undefined) {

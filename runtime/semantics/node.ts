@@ -94,6 +94,13 @@ export interface Bounds {
 export const NO_BOUNDS: Bounds = Object.freeze({ x: 0, y: 0, width: 0, height: 0 });
 
 /**
+ * The children of a node that has none: one shared array, frozen so that nothing can add to
+ * it in place (a tree replaces children with `setChildren`). Most nodes are leaves, and an
+ * empty array of their own would cost each of them 32 bytes.
+ */
+export const NO_CHILDREN: SemanticNode[] = Object.freeze([]) as unknown as SemanticNode[];
+
+/**
  * One node of the semantic tree. Fields are written only through {@link SemanticTree} so that
  * each change is recorded for the frame's revision.
  */
@@ -113,7 +120,7 @@ export class SemanticNode {
   /** The parent node; null for the root and for a detached node. */
   parent: SemanticNode | null = null;
   /** The child nodes, in reading order. */
-  children: SemanticNode[] = [];
+  children: SemanticNode[] = NO_CHILDREN;
   /** False once the node has been removed from its tree. */
   attached = true;
 

@@ -14,6 +14,7 @@
 
 import {
   type Bounds,
+  NO_CHILDREN,
   type NodeData,
   nodeData,
   type Role,
@@ -162,7 +163,8 @@ export class SemanticTree {
     }
     for (const child of old) if (child.parent === node) child.parent = null;
     for (const child of children) child.parent = node;
-    node.children = children;
+    // A copy of exactly the right length: an array built with push() keeps room for 16 more.
+    node.children = children.length === 0 ? NO_CHILDREN : children.slice();
     this.#nameSources.add(node);
     this.#touched.add(node);
   }
