@@ -27,7 +27,8 @@
  */
 
 import { App } from "./app/app.ts";
-import { type InspectSnapshot, inspectSnapshot } from "./app/inspect.ts";
+import { AppCalls, UnknownToolError } from "./app/app_calls.ts";
+import type { InspectSnapshot } from "./app/inspect.ts";
 import type { Action } from "./input/action.ts";
 import { HeadlessRenderer } from "./render/headless.ts";
 import {
@@ -98,6 +99,9 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
     title: options.title ?? "Test",
     renderer: new HeadlessRenderer(options.width, options.height),
   });
+  // The same adapter the app's server uses; the harness throws its errors as they are and
+  // returns the handler's text raw (no `confirm`, no wrapping: those are the server's).
+  const calls = new AppCalls(app);
   const query = (q: NodeQuery) => {
     if (app.framePending) app.frame();
     return queryTree(app.tree.root, q);
@@ -125,24 +129,26 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
       );
     },
     act(id, action, revision) {
-      return Promise.resolve().then(() => app.act(id, action, revision, "agent"));
+      return Promise.resolve().then(() => calls.act(id, action, revision, "agent"));
     },
     userAct(id, action) {
-      return Promise.resolve().then(() => app.act(id, action, undefined, "user"));
+      return Promise.resolve().then(() => calls.act(id, action, undefined, "user"));
     },
     snapshot() {
-      if (app.framePending) app.frame();
-      return inspectSnapshot(app);
+      return calls.inspect();
     },
     tools() {
       return app.tools.list();
     },
     async callTool(name, args = {}) {
-      const tool = app.tools.get(name);
-      if (tool === undefined) throw new Error(`no tool named ${JSON.stringify(name)}`);
-      const result = await tool.handler(app.rt, JSON.stringify(args));
-      app.frame();
-      return result;
+      try {
+        return await calls.callTool(name, JSON.stringify(args));
+      } catch (error) {
+        if (error instanceof UnknownToolError) {
+          throw new Error(`no tool named ${JSON.stringify(name)}`);
+        }
+        throw error;
+      }
     },
     async settle() {
       for (let round = 0; round < 100 && app.framePending; round++) {

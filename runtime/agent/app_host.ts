@@ -6,8 +6,8 @@
  */
 
 import type { App } from "../app/app.ts";
-import { type InspectSnapshot, inspectSnapshot } from "../app/inspect.ts";
-import { ActionError } from "../input/action.ts";
+import { AppCalls, refusalOf } from "../app/app_calls.ts";
+import type { InspectParts, PartialSnapshot } from "../app/inspect.ts";
 import {
   type ChangesAnswer,
   formatTree,
@@ -19,7 +19,7 @@ import {
   type TreeView,
   treeViewText,
 } from "../semantics/mod.ts";
-import { type AppTool, ToolArgumentsError } from "../ui/tools.ts";
+import type { AppTool } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo, viewOrRefusal } from "./host.ts";
 import { TreeWatch, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
 
@@ -40,6 +40,7 @@ export function toolInfo(tool: AppTool): ToolInfo {
  */
 export class AppHost implements SemanticHost {
   readonly #app: App;
+  readonly #calls: AppCalls;
   readonly #watch = new TreeWatch();
 
   /**
@@ -49,6 +50,7 @@ export class AppHost implements SemanticHost {
    */
   constructor(app: App) {
     this.#app = app;
+    this.#calls = new AppCalls(app);
     this.#watch.apply(snapshotUpdate(app.tree));
     app.onTreeUpdate((update) => this.#watch.apply(update));
   }
@@ -100,10 +102,9 @@ export class AppHost implements SemanticHost {
   /** Acts as an agent. */
   act(id: number, revision: number, action: unknown): Promise<number> {
     try {
-      return Promise.resolve(this.#app.act(id, action, revision, "agent"));
+      return Promise.resolve(this.#calls.act(id, action, revision, "agent"));
     } catch (error) {
-      if (error instanceof ActionError) throw new HostError(error.kind, error.message);
-      throw error;
+      throw asHostError(error);
     }
   }
 
@@ -114,23 +115,16 @@ export class AppHost implements SemanticHost {
 
   /** Calls an app tool and runs the frame it caused. */
   async callTool(name: string, argumentsJson: string): Promise<string> {
-    const tool = this.#app.tools.get(name);
-    if (tool === undefined) {
-      throw new HostError("unknown_tool", `unknown tool ${JSON.stringify(name)}`);
-    }
     try {
-      return await tool.handler(this.#app.rt, argumentsJson);
+      return await this.#calls.callTool(name, argumentsJson);
     } catch (error) {
-      if (error instanceof ToolArgumentsError) throw new HostError("invalid", error.message);
-      throw error;
-    } finally {
-      this.#app.frame();
+      throw asHostError(error);
     }
   }
 
-  /** The inspect snapshot. */
-  inspect(): Promise<InspectSnapshot> {
-    return Promise.resolve(inspectSnapshot(this.#app));
+  /** The inspect snapshot, or the parts of it asked for. */
+  inspect(parts?: InspectParts): Promise<PartialSnapshot> {
+    return Promise.resolve(viewOrRefusal(() => this.#calls.inspectParts(parts ?? {})));
   }
 
   /** Follows tree changes. */
@@ -142,4 +136,10 @@ export class AppHost implements SemanticHost {
   onToolsChange(listener: () => void): () => void {
     return this.#app.tools.onChange(listener);
   }
+}
+
+/** A refusal as the refusal agents read; an error thrown by app code as it is. */
+function asHostError(error: unknown): unknown {
+  const refusal = refusalOf(error);
+  return refusal === null ? error : new HostError(refusal.kind, refusal.message);
 }

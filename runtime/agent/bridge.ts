@@ -10,13 +10,11 @@
 
 import { getuid } from "../../ffi/mod.ts";
 import type { App } from "../app/app.ts";
+import { AppCalls, refusalOf } from "../app/app_calls.ts";
 import type { AppSettings } from "../app/config.ts";
 import { readEnv } from "../app/env.ts";
-import { inspectSnapshot } from "../app/inspect.ts";
 import { log } from "../app/log.ts";
-import { ActionError } from "../input/action.ts";
 import { snapshotUpdate } from "../semantics/mod.ts";
-import { ToolArgumentsError } from "../ui/tools.ts";
 import { toolInfo } from "./app_host.ts";
 import { AgentAccessClient } from "./compositor.ts";
 import { TIMEOUT_MESSAGE } from "./mirror_host.ts";
@@ -60,6 +58,7 @@ const START_TIMEOUT_MS = 10_000;
 class AgentBridge implements Agent {
   readonly ready: Promise<void>;
   readonly #app: App;
+  readonly #calls: AppCalls;
   readonly #settings: AppSettings;
   #worker: Worker | null = null;
   #socketPath: string | null = null;
@@ -89,6 +88,7 @@ class AgentBridge implements Agent {
 
   constructor(app: App, settings: AppSettings) {
     this.#app = app;
+    this.#calls = new AppCalls(app);
     this.#settings = settings;
     this.ready = new Promise((resolve) => (this.#markReady = resolve));
     globalThis.addEventListener("unload", this.#cleanupOnExit);
@@ -245,7 +245,6 @@ class AgentBridge implements Agent {
   }
 
   async #answer(call: UiCall, deadline: number): Promise<RequestResult> {
-    const app = this.#app;
     if (Date.now() > deadline) {
       // The agent was already told the app did not answer: acting now would surprise it.
       return { ok: false, kind: "timeout", message: TIMEOUT_MESSAGE, app: false };
@@ -256,28 +255,14 @@ class AgentBridge implements Agent {
           // app.act() runs the frame, whose update listener posts the tree to the worker
           // before this answer is posted: the worker has applied the revision it answers with
           // when the reply arrives, so its receipt (changes up to that revision) is complete.
-          return { ok: true, value: app.act(call.id, call.action, call.revision, "agent") };
-        case "call_tool": {
-          const tool = app.tools.get(call.name);
-          if (tool === undefined) {
-            return {
-              ok: false,
-              kind: "unknown_tool",
-              message: `unknown tool ${
-                JSON.stringify(call.name)
-              }: call tools/list for the tools this app offers now`,
-              app: false,
-            };
-          }
-          try {
-            return { ok: true, value: String(await tool.handler(app.rt, call.argumentsJson)) };
-          } finally {
-            app.frame();
-          }
-        }
+          return { ok: true, value: this.#calls.act(call.id, call.action, call.revision) };
+        case "call_tool":
+          return {
+            ok: true,
+            value: String(await this.#calls.callTool(call.name, call.argumentsJson)),
+          };
         case "inspect":
-          if (app.framePending) app.frame();
-          return { ok: true, value: inspectSnapshot(app) };
+          return { ok: true, value: this.#calls.inspectParts({ sections: call.sections }) };
         case "screenshot":
           if (this.#access === null || !this.#granted || !this.#screenshots) {
             return {
@@ -290,13 +275,9 @@ class AgentBridge implements Agent {
           return { ok: true, value: await this.#access.screenshot() };
       }
     } catch (error) {
-      if (error instanceof ActionError) {
-        return { ok: false, kind: error.kind, message: error.message, app: false };
-      }
-      if (error instanceof ToolArgumentsError) {
-        // A typed tool's own schema refused the arguments: the refusal, not app text.
-        return { ok: false, kind: "invalid", message: error.message, app: false };
-      }
+      // A refusal (a typed tool's own schema refusing the arguments among them) is not app text.
+      const refusal = refusalOf(error);
+      if (refusal !== null) return { ok: false, ...refusal, app: false };
       const message = error instanceof Error ? error.message : String(error);
       return { ok: false, kind: "app", message, app: call.kind === "call_tool" };
     }
