@@ -23,6 +23,7 @@ import {
   sourcesChanged,
   track,
 } from "./graph.ts";
+import { ObserverSet, SourceMap } from "./edges.ts";
 
 const UNSET = Symbol("unset");
 
@@ -30,8 +31,8 @@ const UNSET = Symbol("unset");
 export class MemoNode<T> implements Consumer, Producer {
   state: ConsumerState = DIRTY;
   version = 0;
-  readonly sources = new Map<Producer, number>();
-  readonly observers = new Set<Consumer>();
+  readonly sources: SourceMap = new SourceMap();
+  readonly observers: ObserverSet = new ObserverSet();
   readonly runtime: ReactiveRuntime;
   readonly isEffect = false;
   #value: T | typeof UNSET = UNSET;
@@ -102,9 +103,7 @@ export class MemoNode<T> implements Consumer, Producer {
 /** A side effect that re-runs after its sources change. */
 export class EffectNode implements Consumer {
   state: ConsumerState = DIRTY;
-  readonly sources = new Map<Producer, number>();
-  readonly runtime: ReactiveRuntime;
-  readonly isEffect = true;
+  readonly sources: SourceMap = new SourceMap();
   readonly #fn: () => void;
   readonly #owner: Owner;
   readonly #onError: (error: unknown) => void;
@@ -112,10 +111,19 @@ export class EffectNode implements Consumer {
   /** Creates an effect running `fn`, owned by `owner`; errors go to `onError`. Run it with `update()`. */
   constructor(owner: Owner, fn: () => void, onError: (error: unknown) => void) {
     this.#owner = owner;
-    this.runtime = owner.runtime;
     this.#fn = fn;
     this.#onError = onError;
     owner.addConsumer(this);
+  }
+
+  /** The runtime of its owner, whose queue it is scheduled on. */
+  get runtime(): ReactiveRuntime {
+    return this.#owner.runtime;
+  }
+
+  /** Always true: an effect is queued on change (a getter, so that no effect stores it). */
+  get isEffect(): true {
+    return true;
   }
 
   /** Runs the effect if a source changed since its last run. */

@@ -13,6 +13,8 @@
  * @module
  */
 
+import { ObserverSet, SourceMap } from "./edges.ts";
+
 /** A consumer whose sources have not changed since it last ran. */
 export const CLEAN = 0;
 /** A consumer one of whose sources may have changed (a memo upstream was marked). */
@@ -27,12 +29,44 @@ export const DISPOSED = 4;
 /** The state of a consumer: one of the marker values above. */
 export type ConsumerState = 0 | 1 | 2 | 3 | 4;
 
+/**
+ * The consumers of a producer: what the graph needs of a `Set<Consumer>`. Producers the graph
+ * makes hold an `ObserverSet`.
+ */
+export interface Observers extends Iterable<Consumer> {
+  /** How many consumers it holds. */
+  readonly size: number;
+  /** True when it holds `consumer`. */
+  has(consumer: Consumer): boolean;
+  /** Adds `consumer` (once). */
+  add(consumer: Consumer): unknown;
+  /** Removes `consumer`. */
+  delete(consumer: Consumer): boolean;
+  /** Calls `fn` for each consumer. */
+  forEach(fn: (consumer: Consumer) => void): void;
+}
+
+/**
+ * The sources of a consumer, each with the version it had when read: what the graph needs of
+ * a `Map<Producer, number>`. Consumers the graph makes hold a `SourceMap`.
+ */
+export interface Sources extends Iterable<[Producer, number]> {
+  /** How many producers it holds. */
+  readonly size: number;
+  /** Records `producer` with `version`. */
+  set(producer: Producer, version: number): unknown;
+  /** Forgets every producer. */
+  clear(): void;
+  /** The producers, in the order they were first read. */
+  keys(): Iterable<Producer>;
+}
+
 /** Something whose value can change: a signal or a memo. */
 export interface Producer {
   /** Increases each time the value changes. */
   version: number;
   /** Consumers that read this producer on their last run. */
-  observers: Set<Consumer>;
+  observers: Observers;
 }
 
 /** Something that reads producers and runs again when they change: a memo or an effect. */
@@ -40,7 +74,7 @@ export interface Consumer {
   /** How up to date it is: `CLEAN`, `CHECK`, `DIRTY`, `COMPUTING` or `DISPOSED`. */
   state: ConsumerState;
   /** Producers read on the last run, with the version each had then. */
-  sources: Map<Producer, number>;
+  sources: Sources;
   /** The runtime whose queue this consumer is scheduled on. */
   runtime: ReactiveRuntime;
   /** True for effects (queued on change), false for memos (pulled on read). */
@@ -295,7 +329,7 @@ export function createSignalNode<T>(
     name,
     equals,
     version: 0,
-    observers: new Set(),
+    observers: new ObserverSet(),
     secret,
     disposed: false,
   };
@@ -338,7 +372,15 @@ export function writeSignal<T>(node: SignalNode<T>, value: T): void {
 export function notifyChanged(producer: Producer): void {
   assertWriteAllowed();
   producer.version++;
-  for (const observer of producer.observers) mark(observer, DIRTY);
+  producer.observers.forEach(markDirty);
+}
+
+function markDirty(consumer: Consumer): void {
+  mark(consumer, DIRTY);
+}
+
+function markCheck(consumer: Consumer): void {
+  mark(consumer, CHECK);
 }
 
 function mark(consumer: Consumer, state: typeof CHECK | typeof DIRTY): void {
@@ -352,7 +394,7 @@ function mark(consumer: Consumer, state: typeof CHECK | typeof DIRTY): void {
 
 /** Marks every observer of a memo as possibly stale. */
 export function markObserversCheck(producer: Producer): void {
-  for (const observer of producer.observers) mark(observer, CHECK);
+  producer.observers.forEach(markCheck);
 }
 
 /**
@@ -360,18 +402,25 @@ export function markObserversCheck(producer: Producer): void {
  * to date and compares its version with the one recorded.
  */
 export function sourcesChanged(consumer: Consumer): boolean {
-  for (const [source, seenVersion] of consumer.sources) {
-    const memo = source as Partial<Consumer> & Producer;
-    if (typeof memo.update === "function" && memo.isEffect === false) memo.update();
-    if (source.version !== seenVersion) return true;
-  }
+  const sources = consumer.sources;
+  if (sources instanceof SourceMap) return sources.some(sourceChanged);
+  for (const [source, seenVersion] of sources) if (sourceChanged(source, seenVersion)) return true;
   return false;
+}
+
+/** Brings `source` up to date when it is a memo; true when its version is not `seenVersion`. */
+function sourceChanged(source: Producer, seenVersion: number): boolean {
+  const memo = source as Partial<Consumer> & Producer;
+  if (typeof memo.update === "function" && memo.isEffect === false) memo.update();
+  return source.version !== seenVersion;
 }
 
 /** Forgets the sources of a consumer before it runs again (they are tracked anew). */
 export function clearSources(consumer: Consumer): void {
-  for (const source of consumer.sources.keys()) source.observers.delete(consumer);
-  consumer.sources.clear();
+  const sources = consumer.sources;
+  if (sources instanceof SourceMap) return sources.detach(consumer);
+  for (const source of sources.keys()) source.observers.delete(consumer);
+  sources.clear();
 }
 
 /** Runs `fn` as `consumer`, tracking what it reads. */
