@@ -43,7 +43,7 @@ export function naturalSize(element: Element): Size {
   if (element.natural !== null) return element.natural;
   const style = element.style;
   const inset = 2 * style.padding + (style.border ? 2 : 0);
-  const header = element.measureContent?.() ?? EMPTY;
+  const header = element.widget.measure(element) ?? EMPTY;
   let main = 0;
   let cross = 0;
   let counted = 0;
@@ -126,7 +126,7 @@ function placeChildren(
   if (element.children.length === 0) return; // a leaf has nothing to place
   const style = element.style;
   const frame = style.padding + (style.border ? 1 : 0);
-  const header = element.measureContent?.() ?? EMPTY;
+  const header = element.widget.measure(element) ?? EMPTY;
   const left = frame;
   const top = frame + header.height;
   const innerWidth = Math.max(0, width - 2 * frame);

@@ -231,7 +231,7 @@ export function scrollIntoView(element: Element, relayout: () => void): void {
     if (view.behavior.scroll === undefined) continue;
     const style = view.style;
     const frame = style.padding + (style.border ? 1 : 0);
-    const header = view.measureContent?.().height ?? 0;
+    const header = view.widget.measure(view)?.height ?? 0;
     const viewOrigin = elementOrigin(view);
     const target = elementOrigin(element);
     const dx = scrollNeeded(

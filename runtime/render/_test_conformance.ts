@@ -20,6 +20,7 @@ import {
   column,
   component,
   dialog,
+  heading,
   list,
   menu,
   menuItem,
@@ -30,6 +31,7 @@ import {
   text,
   textField,
   type View,
+  widget,
 } from "../ui/mod.ts";
 
 /** One renderer made for one test, with what the suite may ask of it. */
@@ -95,6 +97,33 @@ export function longList(rows: number): View {
       scrollView(list(items, (index) => row(checkbox("Done", false), text(`Row ${index}`)))),
     );
   });
+}
+
+/** One of each leaf widget, and what each must draw: its whole line, as wide as measured. */
+export const WIDGET_FACES: readonly { role: string; name: string; face: string }[] = [
+  { role: "button", name: "Open", face: "[ Open ]" },
+  { role: "checkbox", name: "Check", face: "[x] Check" },
+  { role: "menu", name: "Menu", face: "Menu ▾" },
+  { role: "text_field", name: "Field", face: "Field: [typed   ]" },
+  { role: "slider", name: "Level", face: `Level [●${"─".repeat(19)}] 0` },
+  { role: "text", name: "Plain", face: "Plain" },
+  { role: "heading", name: "Title", face: "Title" },
+  { role: "progress_bar", name: "Custom", face: "Custom line" },
+];
+
+function widgetFaces(): View {
+  return component(() =>
+    column(
+      heading("Title"),
+      text("Plain"),
+      button("Open", () => {}),
+      checkbox("Check", true),
+      menu("Menu", menuItem("Item", () => {})),
+      textField({ label: "Field", value: "typed", columns: 8 }),
+      slider({ label: "Level", value: 0, min: 0, max: 100 }),
+      widget({ role: "progress_bar", name: "Custom", content: "Custom line" }),
+    )
+  );
 }
 
 /** Starts an app on a harness; returns it with a function that tears both down. */
@@ -253,6 +282,23 @@ export function runRendererConformance(name: string, create: CreateRenderer): vo
         assert.match(after[entry.y]!.slice(entry.x), /^┌─+┐/);
         assert.ok(after.some((line) => line.includes("Inside")), after.join("\n"));
       });
+    } finally {
+      await stop();
+    }
+  });
+
+  Deno.test(`${name} conformance: each widget draws its line as wide as it measured`, async () => {
+    const { app, harness, stop } = start(create, widgetFaces());
+    try {
+      const screen = await harness.screen?.();
+      if (screen === undefined) return; // draws nothing: nothing to compare
+      for (const { role, name: widgetName, face } of WIDGET_FACES) {
+        const node = [...walk(app)].find((n) => n.role === role && n.name === widgetName)!;
+        const entry = layoutEntries(app.tree.root).find((e) => e.id === node.id)!;
+        assert.equal(entry.width, face.length, `${role} "${widgetName}" measured ${entry.width}`);
+        const drawn = (screen[entry.y] ?? "").slice(entry.x, entry.x + entry.width);
+        assert.equal(drawn, face, `${role} "${widgetName}" at ${entry.x},${entry.y}`);
+      }
     } finally {
       await stop();
     }

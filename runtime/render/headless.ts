@@ -1,11 +1,15 @@
 /**
- * The headless renderer: draws nothing and has a fixed window size. Used for tests, CI and
- * apps run without a terminal; agents see the same tree as with the terminal renderer.
+ * The headless renderer: draws nothing as frames go and has a fixed window size. Used for
+ * tests, CI and apps run without a terminal; agents see the same tree as with the terminal
+ * renderer. Asked for its screen, it paints the last frame with the terminal's paint code
+ * onto a cell buffer, without color, and returns its rows as text.
  *
  * @module
  */
 
 import type { Renderer, RenderSource } from "../app/renderer.ts";
+import { makeTheme, paintFrame } from "./terminal/paint.ts";
+import { Screen } from "./terminal/screen.ts";
 
 /** The window size a headless app has unless told otherwise. */
 export const HEADLESS_SIZE = { width: 80, height: 24 } as const;
@@ -17,6 +21,7 @@ export class HeadlessRenderer implements Renderer {
   readonly #height: number;
   /** How many frames it was asked to draw. */
   frames = 0;
+  #source: RenderSource | null = null;
 
   /** Makes a headless renderer with a window of `width` by `height` cells. */
   constructor(width: number = HEADLESS_SIZE.width, height: number = HEADLESS_SIZE.height) {
@@ -30,10 +35,23 @@ export class HeadlessRenderer implements Renderer {
   }
 
   /** Counts the frame; draws nothing. */
-  render(_source: RenderSource): void {
+  render(source: RenderSource): void {
     this.frames++;
+    this.#source = source;
   }
 
-  /** Nothing to release. */
-  close(): void {}
+  /**
+   * The window's rows as text, as the last frame would show them: painted now, by the same
+   * code the terminal renderer paints with. Blank before the first frame and after close.
+   */
+  screen(): string[] {
+    const screen = new Screen(this.#width, this.#height);
+    if (this.#source !== null) paintFrame(screen, this.#source, makeTheme(false));
+    return Array.from({ length: this.#height }, (_, y) => screen.line(y));
+  }
+
+  /** Forgets the last frame. */
+  close(): void {
+    this.#source = null;
+  }
 }

@@ -4,10 +4,10 @@ import { runRendererConformance } from "./_test_conformance.ts";
 import { HeadlessRenderer } from "./headless.ts";
 import { component, text } from "../ui/mod.ts";
 
-runRendererConformance(
-  "HeadlessRenderer",
-  ({ width, height }) => ({ renderer: new HeadlessRenderer(width, height) }),
-);
+runRendererConformance("HeadlessRenderer", ({ width, height }) => {
+  const renderer = new HeadlessRenderer(width, height);
+  return { renderer, screen: () => Promise.resolve(renderer.screen()) };
+});
 
 Deno.test("HeadlessRenderer counts the frames it was asked to draw", () => {
   const renderer = new HeadlessRenderer();

@@ -6,16 +6,13 @@
  */
 
 import { disposeOwner, Owner, runWithOwner } from "../reactive/mod.ts";
+import type { Keybind } from "../text/keybind.ts";
 import type { Element } from "./element.ts";
 import type { Rt } from "./rt.ts";
+import { interactiveStyle, type PaintArea } from "./surface.ts";
 import { type MountContext, type Prop, View } from "./view.ts";
-import {
-  createElement,
-  followName,
-  measureVisualLabel,
-  mountChildren,
-  WidgetView,
-} from "./widget_view.ts";
+import { LabelWidget, Widget } from "./widget.ts";
+import { createElement, followName, mountChildren, WidgetView } from "./widget_view.ts";
 
 /** A row or column of views; it has no role, so agents see only its children. */
 export class StackView extends WidgetView {
@@ -49,6 +46,61 @@ export function column(...children: View[]): StackView {
   return new StackView("column", children);
 }
 
+/** A viewport that scrolls its one child, with a scroll bar when the child is taller. */
+export class ScrollWidget extends Widget {
+  readonly kind = "scroll_view";
+  /** The element that holds it. */
+  element!: Element;
+
+  override attach(element: Element): void {
+    this.element = element;
+  }
+
+  override scroll(dx: number, dy: number): boolean {
+    const element = this.element;
+    const content = element.children[0];
+    if (content === undefined) return false;
+    const maxX = Math.max(0, content.box.width - element.box.width);
+    const maxY = Math.max(0, content.box.height - element.box.height);
+    const x = Math.min(maxX, Math.max(0, element.scroll.x + dx));
+    const y = Math.min(maxY, Math.max(0, element.scroll.y + dy));
+    if (x === element.scroll.x && y === element.scroll.y) return true;
+    element.scroll = { x, y };
+    element.placementDirty = true;
+    element.host.markLayoutDirty(element);
+    return true;
+  }
+
+  override key(keybind: Keybind): boolean {
+    if (keybind.ctrl || keybind.alt || keybind.meta) return false;
+    const page = Math.max(1, this.element.box.height - 1);
+    if (keybind.key === "PageDown") return this.scroll(0, page);
+    if (keybind.key === "PageUp") return this.scroll(0, -page);
+    return false;
+  }
+
+  /**
+   * A scroll bar in the last column, when the content is taller than the view and narrower,
+   * so that the bar covers nothing.
+   */
+  override paintOver(element: Element, area: PaintArea): void {
+    const content = element.children[0];
+    if (content === undefined) return;
+    const { bounds, clip, surface } = area;
+    const { height, width } = bounds;
+    const total = content.box.height;
+    if (total <= height || content.box.width >= width || height < 1) return;
+    const column = bounds.x + width - 1;
+    const thumbSize = Math.max(1, Math.round((height * height) / total));
+    const thumbStart = Math.round((element.scroll.y / (total - height)) * (height - thumbSize));
+    for (let row = 0; row < height; row++) {
+      const onThumb = row >= thumbStart && row < thumbStart + thumbSize;
+      const style = onThumb ? "thumb" : "track";
+      surface.write(column, bounds.y + row, onThumb ? "┃" : "│", style, clip);
+    }
+  }
+}
+
 /** A viewport onto a taller (or wider) child, scrolled by the wheel, keys or agents. */
 export class ScrollView extends WidgetView {
   readonly #child: View;
@@ -61,36 +113,10 @@ export class ScrollView extends WidgetView {
 
   /** Makes the element. */
   protected build(context: MountContext): Element {
-    const element = createElement(context, "scroll_view", "scroll_view");
+    const element = createElement(context, new ScrollWidget(), "scroll_view");
     element.style.grow = 1; // fill the room left, unless given a height
     followName(context, element, this.nameProp(undefined));
     mountChildren(context, element, [this.#child]);
-    const scrollBy = (dx: number, dy: number): boolean => {
-      const content = element.children[0];
-      if (content === undefined) return false;
-      const maxX = Math.max(0, content.box.width - element.box.width);
-      const maxY = Math.max(0, content.box.height - element.box.height);
-      const x = Math.min(maxX, Math.max(0, element.scroll.x + dx));
-      const y = Math.min(maxY, Math.max(0, element.scroll.y + dy));
-      if (x === element.scroll.x && y === element.scroll.y) return true;
-      element.scroll = { x, y };
-      element.placementDirty = true;
-      context.host.markLayoutDirty(element);
-      return true;
-    };
-    const page = () => Math.max(1, element.box.height - 1);
-    element.behavior = {
-      scroll: scrollBy,
-      key: (keybind) => {
-        if (keybind.ctrl || keybind.alt || keybind.meta) return false;
-        const moves: Record<string, [number, number]> = {
-          PageDown: [0, page()],
-          PageUp: [0, -page()],
-        };
-        const move = moves[keybind.key];
-        return move !== undefined && scrollBy(move[0], move[1]);
-      },
-    };
     return element;
   }
 }
@@ -98,6 +124,41 @@ export class ScrollView extends WidgetView {
 /** Shows `child` through a viewport that scrolls; fills the room its parent has left. */
 export function scrollView(child: View): ScrollView {
   return new ScrollView(child);
+}
+
+/** A dialog: a framed box with its title in its first row. */
+export class DialogWidget extends LabelWidget {
+  readonly kind = "dialog";
+  readonly #onClose: ((rt: Rt) => void) | undefined;
+
+  /** A dialog that calls `onClose` on Escape. */
+  constructor(onClose: ((rt: Rt) => void) | undefined) {
+    super();
+    this.#onClose = onClose;
+  }
+
+  override key(keybind: Keybind, rt: Rt): boolean {
+    if (keybind.key !== "Escape" || this.#onClose === undefined) return false;
+    this.#onClose(rt);
+    return true;
+  }
+
+  override paint(_element: Element, area: PaintArea): void {
+    const { surface, bounds, clip } = area;
+    const { x, y, width, height } = bounds;
+    surface.fill(bounds, "dialog", clip);
+    if (width >= 2 && height >= 2) {
+      const horizontal = "─".repeat(width - 2);
+      surface.write(x, y, `┌${horizontal}┐`, "border", clip);
+      for (let row = y + 1; row < y + height - 1; row++) {
+        surface.write(x, row, "│", "border", clip);
+        surface.write(x + width - 1, row, "│", "border", clip);
+      }
+      surface.write(x, y + height - 1, `└${horizontal}┘`, "border", clip);
+    }
+    // The title sits in the header row the layout keeps for it, inside the padding.
+    surface.write(area.x, area.y, this.label, "dialogTitle", clip);
+  }
 }
 
 /** A dialog: a framed box above the window's content. */
@@ -121,19 +182,11 @@ export class DialogView extends WidgetView {
 
   /** Makes the element. */
   protected build(context: MountContext): Element {
-    const element = createElement(context, "dialog", "dialog");
+    const widget = new DialogWidget(this.#onClose);
+    const element = createElement(context, widget, "dialog");
     Object.assign(element.style, { border: true, padding: 1, overlay: true });
     context.host.addOverlay(element);
-    measureVisualLabel(element);
-    this.followLabel(context, element, this.#title);
-    const onClose = this.#onClose;
-    element.behavior = {
-      key: (keybind, rt) => {
-        if (keybind.key !== "Escape" || onClose === undefined) return false;
-        onClose(rt);
-        return true;
-      },
-    };
+    this.followLabel(context, element, widget, this.#title);
     mountChildren(context, element, this.#children);
     return element;
   }
@@ -158,58 +211,95 @@ export class MenuView extends WidgetView {
 
   /** Makes the element. */
   protected build(context: MountContext): Element {
-    const element = createElement(context, "menu", "menu");
-    const node = element.node!;
-    const tree = context.host.tree;
-    measureVisualLabel(element, 2); // " ▾"
-    this.followLabel(context, element, this.#label);
-    let itemsOwner: Owner | null = null;
-    const setOpen = (open: boolean) => {
-      if (open === (itemsOwner !== null)) return;
-      if (open) {
-        const owner = new Owner(context.host.runtime, context.owner);
-        itemsOwner = owner;
-        runWithOwner(
-          owner,
-          () => mountChildren({ host: context.host, owner }, element, this.#items),
-        );
-      } else {
-        for (const child of [...element.children]) element.removeChild(child);
-        disposeOwner(itemsOwner!);
-        itemsOwner = null;
-      }
-      tree.setState(node, "expanded", open);
-      tree.setState(node, "collapsed", !open);
-    };
-    element.state.close = () => setOpen(false);
-    tree.setState(node, "collapsed", true);
-    element.behavior = {
-      focusable: true,
-      activate: () => setOpen(itemsOwner === null),
-      // Keys reach the menu from its focused item too (they bubble up to it): arrows move
-      // between the items, opening the menu first; Escape closes it.
-      key: (keybind) => {
-        if (keybind.ctrl || keybind.alt || keybind.meta || keybind.shift) return false;
-        if (keybind.key === "Escape") {
-          if (itemsOwner === null) return false;
-          setOpen(false);
-          context.host.focus(element);
-          return true;
-        }
-        const step = keybind.key === "ArrowDown" ? 1 : keybind.key === "ArrowUp" ? -1 : 0;
-        if (step === 0) return false;
-        setOpen(true);
-        const items = element.children.filter((item) => !item.disabled);
-        if (items.length === 0) return true;
-        const at = items.indexOf(context.host.focused as Element);
-        const next = at === -1
-          ? (step === 1 ? 0 : items.length - 1)
-          : (at + step + items.length) % items.length;
-        context.host.focus(items[next]!);
-        return true;
-      },
-    };
+    const widget = new MenuWidget(context, this.#items);
+    const element = createElement(context, widget, "menu");
+    this.followLabel(context, element, widget, this.#label);
+    context.host.tree.setState(element.node!, "collapsed", true);
     return element;
+  }
+}
+
+/** A menu: `label ▾`, with its items below it while open. */
+export class MenuWidget extends LabelWidget {
+  readonly kind = "menu";
+  readonly #context: MountContext;
+  readonly #items: readonly MenuItemView[];
+  /** The scope of the items while the menu is open; null while closed. */
+  #itemsOwner: Owner | null = null;
+
+  /** A menu that mounts `items` in `context` when it opens. */
+  constructor(context: MountContext, items: readonly MenuItemView[]) {
+    super();
+    this.#context = context;
+    this.#items = items;
+  }
+
+  /** True while the items show. */
+  get open(): boolean {
+    return this.#itemsOwner !== null;
+  }
+
+  override get focusable(): boolean {
+    return true;
+  }
+
+  override face(): string {
+    return `${this.label} ${this.open ? "▴" : "▾"}`;
+  }
+
+  override paint(_element: Element, area: PaintArea): void {
+    area.surface.write(area.x, area.y, this.face(), interactiveStyle(area, "button"), area.clip);
+  }
+
+  /** Opens the menu (mounting its items) or closes it (unmounting them). */
+  setOpen(open: boolean): void {
+    if (open === this.open) return;
+    const element = this.element;
+    const host = element.host;
+    if (open) {
+      const owner = new Owner(host.runtime, this.#context.owner);
+      this.#itemsOwner = owner;
+      runWithOwner(owner, () => mountChildren({ host, owner }, element, this.#items));
+    } else {
+      for (const child of [...element.children]) element.removeChild(child);
+      disposeOwner(this.#itemsOwner!);
+      this.#itemsOwner = null;
+    }
+    host.tree.setState(element.node!, "expanded", open);
+    host.tree.setState(element.node!, "collapsed", !open);
+  }
+
+  override activate(): void {
+    this.setOpen(!this.open);
+  }
+
+  // Keys reach the menu from its focused item too (they bubble up to it): arrows move
+  // between the items, opening the menu first; Escape closes it.
+  override key(keybind: Keybind): boolean {
+    if (keybind.ctrl || keybind.alt || keybind.meta || keybind.shift) return false;
+    const element = this.element;
+    const host = element.host;
+    if (keybind.key === "Escape") {
+      if (!this.open) return false;
+      this.setOpen(false);
+      host.focus(element);
+      return true;
+    }
+    const step = keybind.key === "ArrowDown" ? 1 : keybind.key === "ArrowUp" ? -1 : 0;
+    if (step === 0) return false;
+    this.setOpen(true);
+    const items = element.children.filter((item) => !item.disabled);
+    if (items.length === 0) return true;
+    const at = host.focused === null ? -1 : items.indexOf(host.focused);
+    const next = at === -1
+      ? (step === 1 ? 0 : items.length - 1)
+      : (at + step + items.length) % items.length;
+    host.focus(items[next]!);
+    return true;
+  }
+
+  override inspect(): Record<string, unknown> {
+    return { visual: this.label, open: this.open };
   }
 }
 
@@ -237,22 +327,45 @@ export class MenuItemView extends WidgetView {
 
   /** Makes the element. */
   protected build(context: MountContext): Element {
-    const element = createElement(context, "menu_item", "menu_item");
-    measureVisualLabel(element, 2);
-    this.followLabel(context, element, this.#label);
-    element.behavior = {
-      focusable: true,
-      activate: (rt) => {
-        // Close the menu first, as a real one does, then act on the choice.
-        let menuElement: Element | null = element.parent;
-        while (menuElement !== null && menuElement.kind !== "menu") {
-          menuElement = menuElement.parent;
-        }
-        (menuElement?.state.close as (() => void) | undefined)?.();
-        this.#onSelect(rt);
-      },
-    };
+    const widget = new MenuItemWidget(this.#onSelect);
+    const element = createElement(context, widget, "menu_item");
+    this.followLabel(context, element, widget, this.#label);
     return element;
+  }
+}
+
+/** One item of a menu: ` label `. */
+export class MenuItemWidget extends LabelWidget {
+  readonly kind = "menu_item";
+  readonly #onSelect: (rt: Rt) => void;
+
+  /** An item that calls `onSelect` when chosen. */
+  constructor(onSelect: (rt: Rt) => void) {
+    super();
+    this.#onSelect = onSelect;
+  }
+
+  override get focusable(): boolean {
+    return true;
+  }
+
+  override face(): string {
+    return ` ${this.label} `;
+  }
+
+  override paint(_element: Element, area: PaintArea): void {
+    area.surface.write(area.x, area.y, this.face(), interactiveStyle(area, "text"), area.clip);
+  }
+
+  override activate(rt: Rt): void {
+    // Close the menu first, as a real one does, then act on the choice.
+    for (let current = this.element.parent; current !== null; current = current.parent) {
+      if (current.widget instanceof MenuWidget) {
+        current.widget.setOpen(false);
+        break;
+      }
+    }
+    this.#onSelect(rt);
   }
 }
 

@@ -12,6 +12,7 @@ import type { Owner, ReactiveRuntime } from "../reactive/mod.ts";
 import type { Bounds, SemanticNode, SemanticTree } from "../semantics/mod.ts";
 import type { Rt } from "./rt.ts";
 import type { ToolRegistry } from "./tools.ts";
+import { boxWidget, type Widget } from "./widget.ts";
 
 /** A width and a height in cells. */
 export interface Size {
@@ -107,10 +108,15 @@ const layoutDefaults: LayoutStyle = {
 const NOT_PLACED: Bounds = Object.freeze({ x: 0, y: 0, width: 0, height: 0 });
 const NO_SCROLL = Object.freeze({ x: 0, y: 0 });
 
-/** One mounted widget. */
+/** One mounted widget: its place in the tree, and the widget that measures, paints and acts. */
 export class Element {
-  /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
-  readonly kind: string;
+  /**
+   * How it measures, paints and behaves. Widgets are no part of the package's API, so its
+   * docs leave this out.
+   *
+   * @ignore
+   */
+  readonly widget: Widget;
   /** The app the element is mounted in. */
   readonly host: Host;
   /**
@@ -128,16 +134,10 @@ export class Element {
   readonly node: SemanticNode | null;
   /** How it lays out its children; starts from the defaults (a column, no gap). */
   style: LayoutStyle;
-  /** The input it handles; none by default. */
-  behavior: Behavior = {};
-  /** Measures the element's own content (its label line), without children. */
-  measureContent: (() => Size) | null = null;
   /** True when the element itself is disabled; see `effectivelyDisabled` for ancestors. */
   disabled = false;
   /** True for a secure field: agents never read its value nor type into it. */
   secure = false;
-  /** Widget-specific state (text editing, slider range, list selection, ...). */
-  state: Record<string, unknown> = {};
 
   // Layout results and caches, owned by the layout layer.
   /** Position relative to the parent element, and size, in cells. */
@@ -158,18 +158,53 @@ export class Element {
   mounted = true;
 
   /**
-   * Creates an element with the default style; views call `createElement()` instead. It takes
-   * the reactive graph's scope, which is no part of the package's API, so its docs leave this
-   * out.
+   * Creates an element with the default style; views call `createElement()` instead. A kind
+   * instead of a widget makes a box that only lays out its children. It takes the reactive
+   * graph's scope, which is no part of the package's API, so its docs leave this out.
    *
    * @ignore
    */
-  constructor(kind: string, host: Host, owner: Owner, node: SemanticNode | null) {
-    this.kind = kind;
+  constructor(
+    widget: Widget | string,
+    host: Host,
+    owner: Owner,
+    node: SemanticNode | null,
+  ) {
+    this.widget = typeof widget === "string" ? boxWidget(widget) : widget;
+    this.widget.attach(this);
     this.host = host;
     this.owner = owner;
     this.node = node;
     this.style = { ...layoutDefaults };
+  }
+
+  /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
+  get kind(): string {
+    return this.widget.kind;
+  }
+
+  /** The input it handles: its widget's action methods. */
+  get behavior(): Behavior {
+    return this.widget;
+  }
+
+  /**
+   * Measures the element's own content (its label line), without children.
+   *
+   * @deprecated Layout asks the widget: `element.widget.measure(element)`.
+   */
+  get measureContent(): (() => Size) | null {
+    const measured = this.widget.measure(this);
+    return measured === null ? null : () => this.widget.measure(this) ?? measured;
+  }
+
+  /**
+   * The widget's state as plain data (`visual`, `checked`, `edit`, ...), for inspection.
+   *
+   * @deprecated Read the widget's typed fields instead.
+   */
+  get state(): Readonly<Record<string, unknown>> {
+    return this.widget.inspect();
   }
 
   /** True when the element or an ancestor is disabled. */

@@ -8,7 +8,6 @@
  * @module
  */
 
-import { TextEditState } from "../text/text_edit.ts";
 import { disposeOwner, Owner, runWithOwner, untracked } from "../reactive/mod.ts";
 import type { Memo, Signal } from "../reactive/mod.ts";
 import { type Role, type SemanticNode, type SemanticTree, STATES } from "../semantics/mod.ts";
@@ -16,7 +15,65 @@ import type { Element } from "./element.ts";
 import { canFocus } from "./focus.ts";
 import type { Rt } from "./rt.ts";
 import { follow, type MountContext, type Prop, View } from "./view.ts";
+import type { Keybind } from "../text/keybind.ts";
+import type { PaintArea } from "./surface.ts";
+import { Widget } from "./widget.ts";
 import { createElement, followName, WidgetView, withNodeSource } from "./widget_view.ts";
+
+/** What a list's rows ask of their list. */
+interface RowActions<T> {
+  /** Selects `row` (a click, or the arrows). */
+  select(row: Row<T>, rt: Rt): void;
+  /** Runs the list's onActivate for `row`; false when it has none. */
+  activateItem(row: Row<T>, rt: Rt): boolean;
+  /** Selects and focuses the row `offset` away from `row`; false when there is none. */
+  move(row: Row<T>, offset: number, rt: Rt): boolean;
+}
+
+/** One row of a list: selected by a click, moved from by the arrows, shaded when selected. */
+class ListRowWidget<T> extends Widget {
+  readonly kind = "list_item";
+  /** The list it belongs to. */
+  readonly rows: RowActions<T>;
+  /** The row it shows; set right after the row is made. */
+  row!: Row<T>;
+
+  constructor(rows: RowActions<T>) {
+    super();
+    this.rows = rows;
+  }
+
+  /** Its row, when `rows` is its list. */
+  rowOf(rows: RowActions<T>): Row<T> | undefined {
+    return rows === this.rows ? this.row : undefined;
+  }
+
+  override get focusable(): boolean {
+    return true;
+  }
+
+  override activate(rt: Rt): void {
+    this.rows.select(this.row, rt);
+  }
+
+  override doubleClick(rt: Rt): void {
+    this.rows.activateItem(this.row, rt);
+  }
+
+  override key(keybind: Keybind, rt: Rt): boolean {
+    if (keybind.ctrl || keybind.alt || keybind.meta) return false;
+    if (keybind.key === "Enter" && this.rows.activateItem(this.row, rt)) return true;
+    const offset = keybind.key === "ArrowDown" ? 1 : keybind.key === "ArrowUp" ? -1 : 0;
+    return offset !== 0 && this.rows.move(this.row, offset, rt);
+  }
+
+  override paint(element: Element, area: PaintArea): void {
+    if (area.focused) area.surface.fill(area.bounds, "focusedRow", area.clip);
+    else if (element.node?.has("selected")) {
+      area.surface.fill(area.bounds, "selectedRow", area.clip);
+    }
+  }
+}
 
 /** What a list's items can be: an array, a binding, or a signal or memo of an array. */
 export type ListItems<T> = Prop<readonly T[]> | Signal<T[]> | Memo<T[]>;
@@ -115,8 +172,23 @@ export class ListView<T> extends WidgetView {
     };
     const neighbour = (row: Row<T>, offset: number): Row<T> | undefined => {
       const index = element.children.indexOf(row.element) + offset;
-      const target = element.children[index];
-      return target === undefined ? undefined : target.state.row as Row<T>;
+      const widget = element.children[index]?.widget;
+      return widget instanceof ListRowWidget ? widget.rowOf(rowActions) : undefined;
+    };
+    const rowActions: RowActions<T> = {
+      select,
+      activateItem: (row, rt) => {
+        if (this.#onActivate === undefined) return false;
+        this.#onActivate(row.item, rt);
+        return true;
+      },
+      move: (row, offset, rt) => {
+        const next = neighbour(row, offset);
+        if (next === undefined) return false;
+        select(next, rt);
+        host.focus(next.element);
+        return true;
+      },
     };
 
     // Renders `item` into the row element, in a scope of its own that is returned.
@@ -141,28 +213,11 @@ export class ListView<T> extends WidgetView {
     };
 
     const mountRow = (key: unknown, item: T, index: number): Row<T> => {
-      const rowElement = createElement(context, "list_item", "list_item");
+      const widget = new ListRowWidget(rowActions);
+      const rowElement = createElement(context, widget, "list_item");
       const owner = renderInto(rowElement, item, index);
       const row: Row<T> = { key, item, owner, element: rowElement };
-      rowElement.state.row = row;
-      rowElement.behavior = {
-        focusable: true,
-        activate: (rt) => select(row, rt),
-        doubleClick: (rt) => this.#onActivate?.(row.item, rt),
-        key: (keybind, rt) => {
-          if (keybind.ctrl || keybind.alt || keybind.meta) return false;
-          if (keybind.key === "Enter" && this.#onActivate !== undefined) {
-            this.#onActivate(row.item, rt);
-            return true;
-          }
-          const offset = keybind.key === "ArrowDown" ? 1 : keybind.key === "ArrowUp" ? -1 : 0;
-          const next = offset === 0 ? undefined : neighbour(row, offset);
-          if (next === undefined) return false;
-          select(next, rt);
-          host.focus(next.element);
-          return true;
-        },
-      };
+      widget.row = row;
       return row;
     };
 
@@ -173,9 +228,7 @@ export class ListView<T> extends WidgetView {
       const old = [...row.element.children];
       const focused = host.focused;
       const focusInside = focused !== null && old.some((element) => contains(element, focused));
-      const typed = focusInside && focused.state.edit instanceof TextEditState
-        ? focused.state.edit.value
-        : undefined;
+      const typed = focusInside ? focused.widget.textEdit?.value : undefined;
       const pool = nodesOf(old);
       const reused = new Set<SemanticNode>();
       let next = 0;
@@ -207,9 +260,9 @@ export class ListView<T> extends WidgetView {
       // What the user typed into a focused field stays (even when the new render disables the
       // field), written through the field as typing; never from a secure field into one that
       // is not (that would show a password).
-      const edit = heir.state.edit;
+      const edit = heir.widget.textEdit;
       if (
-        typed !== undefined && edit instanceof TextEditState && edit.value !== typed &&
+        typed !== undefined && edit !== null && edit.value !== typed &&
         heir.secure === focused.secure
       ) {
         edit.selectAll();

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { cellWidth } from "../text/cell_width.ts";
 import type { Role, SemanticNode } from "../semantics/mod.ts";
 import { Element, type LayoutStyle, showDisabled } from "./element.ts";
 import { follow, type MountContext, type Prop, View } from "./view.ts";
+import type { LabelWidget, Widget } from "./widget.ts";
 
 /**
  * Where `createElement()` takes nodes from while `withNodeSource()` runs: a list row that
@@ -33,27 +33,19 @@ export function withNodeSource<T>(
   }
 }
 
-/** Makes an element, with a semantic node when `role` is given. */
-export function createElement(context: MountContext, kind: string, role: Role | null): Element {
+/**
+ * Makes an element held by `widget` (a kind string makes a box that only lays out its
+ * children), with a semantic node when `role` is given.
+ */
+export function createElement(
+  context: MountContext,
+  widget: Widget | string,
+  role: Role | null,
+): Element {
   const node = role === null ? null : nodeSource?.(role) ?? context.host.tree.createNode(role);
-  const element = new Element(kind, context.host, context.owner, node);
+  const element = new Element(widget, context.host, context.owner, node);
   context.host.registerElement(element);
   return element;
-}
-
-/** Sets the text an element draws on its own line and measures it by its width in cells. */
-export function setVisualLabel(element: Element, label: string): void {
-  if (element.state.visual === label) return;
-  element.state.visual = label;
-  element.host.markLayoutDirty(element);
-}
-
-/** Measures an element by its visual label plus `extra` cells (brackets, boxes). */
-export function measureVisualLabel(element: Element, extra = 0): void {
-  element.measureContent = () => ({
-    width: cellWidth(String(element.state.visual ?? "")) + extra,
-    height: 1,
-  });
 }
 
 /** Mounts views as an element's children. Strings become text. */
@@ -143,15 +135,23 @@ export abstract class WidgetView extends View {
   }
 
   /**
-   * Shows `own` as the element's label and, unless `.label()` gave another, as its name:
-   * one follower for both, so a binding runs once per change.
+   * Shows `own` as the label of the element's widget and, unless `.label()` gave another, as
+   * its name: one follower for both, so a binding runs once per change. Widgets are no part
+   * of the package's API, so its docs leave this out.
+   *
+   * @ignore
    */
-  protected followLabel(context: MountContext, element: Element, own: Prop<string>): void {
+  protected followLabel(
+    context: MountContext,
+    element: Element,
+    widget: LabelWidget,
+    own: Prop<string>,
+  ): void {
     const node = element.node;
     const override = this.#label;
     follow(context, own, (value) => {
       const text = String(value);
-      setVisualLabel(element, text);
+      widget.setLabel(text);
       if (override === undefined && node !== null) context.host.tree.setName(node, text);
     }, "a label binding");
     if (override !== undefined) followName(context, element, override);

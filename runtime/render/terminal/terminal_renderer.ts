@@ -31,7 +31,7 @@ import {
 import { cellWidth, splitGraphemes, truncateToWidth } from "../../text/cell_width.ts";
 import type { Element } from "../../ui/element.ts";
 import { type InputEvent, InputParser, type MouseEvent } from "./input_parser.ts";
-import { makeTheme, paintFrame, PaintMemory, type Theme } from "./paint.ts";
+import { makeTheme, paintFrame, type Theme } from "./paint.ts";
 import { diffScreens, Screen } from "./screen.ts";
 import { DenoTerminal, type TerminalIo } from "./terminal_io.ts";
 import { TerminalLog } from "./terminal_log.ts";
@@ -101,7 +101,6 @@ export class TerminalRenderer implements Renderer {
   readonly kind = "terminal";
   readonly #io: TerminalIo;
   readonly #theme: Theme;
-  readonly #memory = new PaintMemory();
   readonly #parser = new InputParser();
   readonly #captureLog: boolean;
   readonly #escapeDelayMs: number;
@@ -186,7 +185,7 @@ export class TerminalRenderer implements Renderer {
     const screen = this.#back;
     screen.clear();
     const appArea = { x: 0, y: 0, width: this.#columns, height: this.size().height };
-    paintFrame(screen, source, this.#theme, this.#memory, appArea);
+    paintFrame(screen, source, this.#theme, appArea);
     if (this.#rows > 1) {
       this.#paintStatus(screen, source.focused?.behavior.insertText !== undefined);
     }

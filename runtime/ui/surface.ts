@@ -1,0 +1,67 @@
+/**
+ * The surface widgets paint onto: cells addressed by column and row, written with a style
+ * named by what it shows ("button", "focus", "field", ...). Each renderer implements it (the
+ * terminal's cell buffer maps the names to its theme's colors); widgets know no renderer, as
+ * a Ratatui widget knows only its area and the buffer.
+ *
+ * @module
+ */
+
+import type { Rect } from "../text/rect.ts";
+
+/** What a run of cells shows; a renderer's theme gives each its look. */
+export type StyleName =
+  | "text"
+  | "heading"
+  | "button"
+  | "focus"
+  | "hover"
+  | "disabled"
+  | "field"
+  | "cursor"
+  | "checked"
+  | "selectedRow"
+  | "focusedRow"
+  | "dialog"
+  | "dialogTitle"
+  | "border"
+  | "track"
+  | "thumb";
+
+/** Cells to paint on. Nothing outside `clip` changes. */
+export interface Surface {
+  /**
+   * Writes `text` from column `x` of row `y`, each grapheme over as many cells as it is wide;
+   * returns the column after the last cell written (or skipped by the clip).
+   */
+  write(x: number, y: number, text: string, style: StyleName, clip: Rect): number;
+  /** Paints every cell of `rect` with `style`, keeping what they show. */
+  fill(rect: Rect, style: StyleName, clip: Rect): void;
+}
+
+/** Where and how one element paints this frame. */
+export interface PaintArea {
+  /** The surface to paint on. */
+  readonly surface: Surface;
+  /** The element's box, in surface cells. */
+  readonly bounds: Rect;
+  /** The part of the box that shows (clipped by its ancestors and the app's area). */
+  readonly clip: Rect;
+  /** The column its content starts at: inside its padding and border. */
+  readonly x: number;
+  /** The row its content starts at: inside its padding and border. */
+  readonly y: number;
+  /** True when the element has focus. */
+  readonly focused: boolean;
+  /** True when the pointer is over it. */
+  readonly hovered: boolean;
+  /** True when it or an ancestor is disabled. */
+  readonly disabled: boolean;
+}
+
+/** How an interactive widget looks in its state: disabled beats focus beats hover. */
+export function interactiveStyle(area: PaintArea, normal: StyleName): StyleName {
+  if (area.disabled) return "disabled";
+  if (area.focused) return "focus";
+  return area.hovered ? "hover" : normal;
+}
