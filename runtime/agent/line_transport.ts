@@ -2,13 +2,18 @@
  * Newline-delimited JSON-RPC over a stream socket, as an MCP transport: one message a line,
  * UTF-8. A line over the limit (4 MiB) gets a JSON-RPC parse error and closes the
  * connection; a line that is not JSON, or not a message the SDK takes, gets a parse error
- * and the connection goes on; a line that looks like a response is never answered. A peer
- * that stops reading cannot make the other side buffer without bound: past a limit of
- * unsent bytes the connection is closed. Nor can a peer that sends requests faster than
- * they are answered: at most 64 of its requests are handed on at a time, the rest wait,
- * and reading stops while 1 MiB of them wait. The window counts requests, not ids: a
- * request whose id is still in use by an earlier one is answered with -32600 at once, and a
- * cancelled request keeps its place until the work it started has ended.
+ * and the connection goes on; a line that looks like a response is never answered.
+ *
+ * Output has backpressure: while more than 1 MiB waits unsent to a peer, the transport hands
+ * on none of its requests and reads none of its input, until the socket has taken most of it.
+ * A peer that reads slowly is thus served at its own pace; only one that takes no byte for 10
+ * s while output waits, or whose unsent output passes 64 MiB (answers of requests started
+ * before the pause), is cut off. Nor can a peer that sends requests faster than they are
+ * answered take more than its share: at most 64 of its requests are handed on at a time,
+ * one per turn of the event loop (so other connections' requests interleave with a burst),
+ * the rest wait, and reading stops while 1 MiB of them wait. The window counts requests, not
+ * ids: a request whose id is still in use by an earlier one is answered with -32600 at once,
+ * and a cancelled request keeps its place until the work it started has ended.
  *
  * Used on both sides: the app's server and the clients (`crownmcp`, `crowndev`, tests).
  *
@@ -28,8 +33,28 @@ import {
 /** The longest line accepted, in bytes: 4 MiB. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
-/** How many bytes may wait unsent to a peer that does not read before it is cut off. */
-export const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
+/**
+ * How many bytes may wait unsent to a peer before it is cut off, whatever its pace: far above
+ * the largest answer (a `ui_tree` is at most 3.5 MB), reached only by a peer that asked for
+ * many large answers at once and does not read them.
+ */
+export const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * How many unsent bytes make the transport pause a peer: past it, none of its requests is
+ * handed on and none of its input is read until the socket has taken all but a quarter of it.
+ */
+export const UNSENT_HIGH_WATER_BYTES = 1024 * 1024;
+
+/**
+ * How long a paused peer may take no byte at all before it is cut off, in milliseconds: it
+ * has stopped reading (a peer that reads, however slowly, takes a piece of 64 KiB now and
+ * then).
+ */
+export const STALL_MS = 10_000;
+
+/** The most bytes handed to the socket in one write: each piece taken counts as progress. */
+const WRITE_PIECE_BYTES = 64 * 1024;
 
 /**
  * How many of the peer's requests may await their answers at once. Past it the transport
@@ -203,6 +228,13 @@ export class LineTransport implements Transport {
   #waitingBytes = 0;
   #paused = false;
   #resumeScheduled = false;
+  /** True once a request was handed on in this turn of the event loop. */
+  #turnTaken = false;
+  /** True while more than `UNSENT_HIGH_WATER_BYTES` wait unsent. */
+  #backedUp = false;
+  /** When the socket last took a piece of output (or the pause began), from `performance.now()`. */
+  #lastProgress = 0;
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
   #started = false;
 
@@ -223,6 +255,7 @@ export class LineTransport implements Transport {
     this.#started = true;
     this.#socket.on("data", (chunk: Buffer) => this.#receive(chunk));
     this.#socket.on("close", () => this.#finish());
+    this.#socket.on("drain", () => this.#progress());
     this.#socket.on("error", (error: Error) => {
       this.onerror?.(error);
       this.#finish();
@@ -267,8 +300,9 @@ export class LineTransport implements Transport {
       return;
     }
     const waits = this.#next < this.#waiting.length ||
-      (request && this.#pending.size >= MAX_PENDING_REQUESTS);
+      (request && !this.#mayHandOnRequest());
     if (!waits) {
+      if (request) this.#takeTurn();
       this.#deliver(read.message);
       return;
     }
@@ -304,16 +338,36 @@ export class LineTransport implements Transport {
   /** Gives back the place of request `id` and reads on. */
   #release(id: unknown): void {
     this.#cancelled.delete(id);
-    if (this.#pending.delete(id) && this.#next < this.#waiting.length) {
-      // Read on once other connections' events have had their turn.
-      if (!this.#resumeScheduled) {
-        this.#resumeScheduled = true;
-        setImmediate(() => {
-          this.#resumeScheduled = false;
-          this.#handOn();
-        });
-      }
-    }
+    if (this.#pending.delete(id)) this.#scheduleHandOn();
+  }
+
+  /** Hands on what waits once other connections' events have had their turn. */
+  #scheduleHandOn(): void {
+    if (this.#resumeScheduled || this.#next === this.#waiting.length) return;
+    this.#resumeScheduled = true;
+    setImmediate(() => {
+      this.#resumeScheduled = false;
+      this.#handOn();
+    });
+  }
+
+  /**
+   * True when a request may be handed on now: the window has room, the peer is taking its
+   * output, and no other request of this peer was handed on in this turn of the event loop.
+   * One request a turn lets every connection's requests interleave with one peer's burst:
+   * the answers a handler makes at once (a tree text, say) are made between other events.
+   */
+  #mayHandOnRequest(): boolean {
+    return !this.#turnTaken && !this.#backedUp && this.#pending.size < MAX_PENDING_REQUESTS;
+  }
+
+  /** Marks this turn as used by a request; the next turn hands on what waits. */
+  #takeTurn(): void {
+    this.#turnTaken = true;
+    setImmediate(() => {
+      this.#turnTaken = false;
+      this.#handOn();
+    });
   }
 
   /**
@@ -338,21 +392,23 @@ export class LineTransport implements Transport {
   #handOn(): void {
     while (this.#next < this.#waiting.length && !this.#closed) {
       const waiting = this.#waiting[this.#next]!;
-      if (
-        waiting.message !== null && isRequest(waiting.message) &&
-        this.#pending.size >= MAX_PENDING_REQUESTS
-      ) break;
+      const request = waiting.message !== null && isRequest(waiting.message);
+      if (request && !this.#mayHandOnRequest()) break;
       this.#next++;
       this.#waitingBytes -= waiting.bytes;
       if (waiting.message === null) continue;
       this.#queuedIds.delete((waiting.message as Incoming).id);
+      if (request) this.#takeTurn();
       this.#deliver(waiting.message);
     }
     if (this.#next === this.#waiting.length) {
       this.#waiting = [];
       this.#next = 0;
     }
-    const full = this.#waitingBytes > MAX_WAITING_BYTES;
+    // Paused for its output, the peer's input is of no use yet: read no more of it. (What
+    // is not a request still flows, so a client whose requests back up reads its answers.)
+    const full = this.#waitingBytes > MAX_WAITING_BYTES ||
+      (this.#backedUp && this.#next < this.#waiting.length);
     if (full !== this.#paused && !this.#closed) {
       this.#paused = full;
       if (full) this.#socket.pause();
@@ -377,17 +433,74 @@ export class LineTransport implements Transport {
     return sent;
   }
 
+  /**
+   * Writes one line, in pieces of at most 64 KiB so that a peer reading slowly shows
+   * progress. Past the high-water mark the peer is paused (see `#handOn`); past the hard cap
+   * it is cut off.
+   */
   #write(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("the connection is closed"));
-    if (this.#socket.writableLength > MAX_UNSENT_BYTES) {
-      // The peer has stopped reading: cut it off rather than hold its backlog.
-      this.close();
-      return Promise.reject(new Error("the peer stopped reading; connection closed"));
+    const line = Buffer.from(JSON.stringify(message) + "\n", "utf8");
+    if (this.#socket.writableLength + line.length > MAX_UNSENT_BYTES) {
+      return this.#cutOff(`more than ${MAX_UNSENT_BYTES} bytes wait unsent`);
     }
-    const line = JSON.stringify(message) + "\n";
-    return new Promise((resolve, reject) => {
-      this.#socket.write(line, (error?: Error | null) => error ? reject(error) : resolve());
+    const written = new Promise<void>((resolve, reject) => {
+      for (let start = 0; start < line.length; start += WRITE_PIECE_BYTES) {
+        const end = Math.min(start + WRITE_PIECE_BYTES, line.length);
+        this.#socket.write(line.subarray(start, end), (error?: Error | null) => {
+          if (error) {
+            reject(error);
+            return;
+          }
+          this.#progress();
+          if (end === line.length) resolve();
+        });
+      }
     });
+    if (!this.#backedUp && this.#socket.writableLength > UNSENT_HIGH_WATER_BYTES) {
+      this.#backedUp = true;
+      this.#lastProgress = performance.now();
+      this.#watchStall(STALL_MS);
+      this.#handOn(); // stops reading
+    }
+    return written;
+  }
+
+  /** The socket took output: a paused peer goes on once all but a quarter has left. */
+  #progress(): void {
+    this.#lastProgress = performance.now();
+    if (
+      this.#backedUp && !this.#closed &&
+      this.#socket.writableLength <= UNSENT_HIGH_WATER_BYTES / 4
+    ) {
+      this.#backedUp = false;
+      clearTimeout(this.#stallTimer);
+      this.#stallTimer = undefined;
+      this.#handOn();
+    }
+  }
+
+  /** Cuts the peer off once it has taken nothing for `STALL_MS` while paused. */
+  #watchStall(delayMs: number): void {
+    clearTimeout(this.#stallTimer);
+    const timer = setTimeout(() => {
+      this.#stallTimer = undefined;
+      if (!this.#backedUp || this.#closed) return;
+      const idle = performance.now() - this.#lastProgress;
+      if (idle >= STALL_MS) {
+        this.#cutOff(`it took no output for ${STALL_MS} ms`).catch(() => {});
+      } else this.#watchStall(STALL_MS - idle);
+    }, delayMs);
+    Deno.unrefTimer(timer); // never the reason the process stays alive
+    this.#stallTimer = timer;
+  }
+
+  /** Closes the connection of a peer that stopped reading, rather than hold its backlog. */
+  #cutOff(reason: string): Promise<void> {
+    this.close();
+    // Its backlog is dropped at once: nobody will read it.
+    this.#socket.destroy();
+    return Promise.reject(new Error(`the peer stopped reading: ${reason}; connection closed`));
   }
 
   /** Closes the connection; safe to call twice. */
@@ -405,6 +518,7 @@ export class LineTransport implements Transport {
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#stallTimer);
     this.onclose?.();
   }
 }

@@ -42,6 +42,8 @@ export class MirrorHost implements SemanticHost {
   readonly #timeoutMs: number;
   #tools: ToolInfo[] = [];
   #treeText: { revision: number; tree: string } | null = null;
+  /** The last view written, by revision and arguments: a burst of one read is made once. */
+  #treeView: { revision: number; key: string; tree: string } | null = null;
   #nextId = 1;
   screenshot?: () => Promise<string>;
 
@@ -128,10 +130,14 @@ export class MirrorHost implements SemanticHost {
   /** A view of the tree as text, from the mirror. */
   treeView(view: TreeView): { revision: number; tree: string } {
     const mirror = this.mirror;
-    return {
-      revision: mirror.revision,
-      tree: viewOrRefusal(() => treeViewText(mirror.root, view, (id) => mirror.get(id))),
-    };
+    const key = JSON.stringify([view.root, view.depth, view.from, view.visible, view.maxBytes]);
+    const cached = this.#treeView;
+    if (cached?.revision === mirror.revision && cached.key === key) {
+      return { revision: cached.revision, tree: cached.tree };
+    }
+    const tree = viewOrRefusal(() => treeViewText(mirror.root, view, (id) => mirror.get(id)));
+    this.#treeView = { revision: mirror.revision, key, tree };
+    return { revision: mirror.revision, tree };
   }
 
   /** The tree as JSON, from the mirror. */

@@ -4,6 +4,11 @@
  * whose condition now holds, so a wait answers at the first frame where it does. The worker's
  * `MirrorHost` and the same-thread `AppHost` share it: the UI thread pays nothing for it.
  *
+ * What a frame costs the waits follows what the frame changed, not the size of the tree: a
+ * pending wait is looked at again only when a node the update added, changed or removed
+ * could change its answer, waits with the same condition share one look, and an app holds
+ * at most 256 pending waits (`MAX_PENDING_WAITS`).
+ *
  * @module
  */
 
@@ -20,6 +25,7 @@ import {
   type NodeQuery,
   noNodeMessage,
   receiptText,
+  type SemanticNode,
   TreeHistory,
   type TreeMirror,
   type TreeUpdate,
@@ -32,6 +38,14 @@ export const MAX_WAIT_MS = 30_000;
 
 /** How long a `ui_wait` lasts when it says nothing, in milliseconds. */
 export const DEFAULT_WAIT_MS = 5000;
+
+/** How many waits an app holds pending at once, over all its connections. */
+export const MAX_PENDING_WAITS = 256;
+
+/** The refusal of a wait past `MAX_PENDING_WAITS`, with the revision to read changes since. */
+export function tooManyWaitsMessage(revision: number): string {
+  return `too many waits pending in this app: at most ${MAX_PENDING_WAITS} at once; wait again once one has ended, or read ui_tree {"since": ${revision}}`;
+}
 
 /** What a `ui_wait` waits for. */
 export interface WaitCondition {
@@ -59,7 +73,29 @@ export interface WaitAnswer {
 
 interface Waiter {
   condition: WaitCondition;
+  /** The condition as a key: waits with the same key share one look at each update. */
+  key: string;
   settle: (answer: WaitAnswer | null, error?: Error) => void;
+}
+
+/** The ids an update touched, gathered once per update. */
+interface Touched {
+  changes: MirrorChanges;
+  /** Every id added, carried or removed. */
+  ids: Set<number>;
+}
+
+/** True when the query's answer for a node may change with its ancestors alone. */
+function dependsOnAncestors(condition: WaitCondition): boolean {
+  return condition.query.state === "offscreen" ||
+    (condition.query.within !== undefined && condition.id !== undefined);
+}
+
+function isUnderId(node: SemanticNode, ancestor: number): boolean {
+  for (let current = node.parent; current !== null; current = current.parent) {
+    if (current.id === ancestor) return true;
+  }
+  return false;
 }
 
 function describeIds(nodes: readonly NodeMatch[], more: number): string {
@@ -84,18 +120,61 @@ export class TreeWatch {
     return this.history.mirror;
   }
 
-  /** Applies an update, then answers every wait whose condition now holds. */
+  /**
+   * Applies an update, then answers every wait whose condition now holds. Only the waits
+   * the update may concern are evaluated (see `#mayConcern`), once per distinct condition.
+   */
   apply(update: TreeUpdate): MirrorChanges {
+    const before = this.history.revision;
     const changes = this.history.apply(update);
+    if (this.#waiters.size === 0) return changes;
+    const touched: Touched = {
+      changes,
+      ids: new Set([...changes.added, ...changes.changed, ...changes.removed]),
+    };
+    const looks = new Map<string, { answer: WaitAnswer | null } | { error: Error }>();
     for (const waiter of [...this.#waiters]) {
-      try {
-        const answer = this.#evaluate(waiter.condition);
-        if (answer !== null) waiter.settle(answer);
-      } catch (error) {
-        waiter.settle(null, error as Error);
+      let look = looks.get(waiter.key);
+      if (look === undefined) {
+        try {
+          const answer = this.#mayConcern(waiter.condition, before, touched)
+            ? this.#evaluate(waiter.condition)
+            : null;
+          look = { answer };
+        } catch (error) {
+          look = { error: error as Error };
+        }
+        looks.set(waiter.key, look);
       }
+      if ("error" in look) waiter.settle(null, look.error);
+      else if (look.answer !== null) waiter.settle(look.answer);
     }
     return changes;
+  }
+
+  /**
+   * False when the update cannot have made the condition hold (it did not before): no node
+   * it added or changed matches the query, and for `gone`, it removed nothing and changed no
+   * node's content. A condition that depends on ancestors (`offscreen`, or an `id` inside
+   * `within`) is looked at whenever anything changed, and a condition on `since` when the
+   * revision first passes it.
+   */
+  #mayConcern(condition: WaitCondition, before: number, touched: Touched): boolean {
+    const { query, id, gone, since } = condition;
+    if (since !== undefined && before <= since) return true;
+    if (touched.ids.size === 0) return false;
+    if (dependsOnAncestors(condition)) return true;
+    if (id !== undefined) return touched.ids.has(id);
+    const { changes } = touched;
+    if (gone) return changes.removed.length > 0 || changes.before.length > 0;
+    for (const list of [changes.added, changes.changed]) {
+      for (const candidate of list) {
+        const node = this.history.mirror.get(candidate);
+        if (node === undefined || !node.attached || !matchesQuery(node, query)) continue;
+        if (query.within === undefined || isUnderId(node, query.within)) return true;
+      }
+    }
+    return false;
   }
 
   #lookup = (id: number) => this.history.mirror.get(id);
@@ -168,9 +247,13 @@ export class TreeWatch {
     if (signal?.aborted) {
       return Promise.reject(new HostError("cancelled", "the wait was cancelled"));
     }
+    if (this.#waiters.size >= MAX_PENDING_WAITS) {
+      return Promise.reject(new HostError("busy", tooManyWaitsMessage(this.history.revision)));
+    }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         condition,
+        key: JSON.stringify([condition.query, condition.id, condition.gone, condition.since]),
         settle: (answer, error) => {
           this.#waiters.delete(waiter);
           clearTimeout(timer);
