@@ -223,7 +223,7 @@ class AgentBridge implements Agent {
   #receive(worker: Worker, message: FromWorker): void {
     switch (message.type) {
       case "listening":
-        log(`MCP server listening ${message.path}`);
+        this.#app.announceServer(message.path);
         this.#answerStart();
         this.#markReady();
         return;
@@ -304,6 +304,7 @@ class AgentBridge implements Agent {
       worker.terminate();
     }
     if (this.#socketPath !== null) removeQuietly(this.#socketPath);
+    if (this.#app.serverSocket !== null) this.#app.announceServer(null);
   }
 
   async stop(): Promise<void> {

@@ -31,7 +31,7 @@ import { firstFocusable, focusableAncestor, nextFocus } from "../ui/focus.ts";
 import { Rt } from "../ui/rt.ts";
 import { ToolRegistry } from "../ui/tools.ts";
 import { View } from "../ui/view.ts";
-import { logError } from "./log.ts";
+import { log, logError, serverListeningLine } from "./log.ts";
 import type { Renderer } from "./renderer.ts";
 
 /** The timings of one frame, in milliseconds. */
@@ -108,6 +108,7 @@ export class App implements Host, InputEnv {
   #secureInput = false;
   #closed = false;
   #quitRequested = false;
+  #serverSocket: string | null = null;
   #resolveQuit!: () => void;
   /** Settles when the app is asked to quit. */
   readonly quitRequested: Promise<void>;
@@ -453,6 +454,28 @@ export class App implements Host, InputEnv {
     }
     this.frame();
     return this.tree.revision;
+  }
+
+  // ── The agent server ────────────────────────────────────────────────────────────────
+
+  /** Where the app's MCP server listens now, or null when it does not. */
+  get serverSocket(): string | null {
+    return this.#serverSocket;
+  }
+
+  /**
+   * Tells the app where its MCP server listens, or null once it has stopped; the agent
+   * bridge calls this. A renderer that shows the socket (the terminal's status line) is told
+   * in turn; otherwise the line `MCP server listening <path>` goes to the log.
+   */
+  announceServer(socketPath: string | null): void {
+    this.#serverSocket = socketPath;
+    if (!this.#closed && this.renderer.serverListening !== undefined) {
+      this.renderer.serverListening(socketPath);
+      this.requestFrame();
+    } else if (socketPath !== null) {
+      log(serverListeningLine(socketPath));
+    }
   }
 
   // ── Life ────────────────────────────────────────────────────────────────────────────

@@ -29,6 +29,11 @@ export function setLogSink(next: LogSink): () => void {
   };
 }
 
+/** The log line that says where the app's MCP server listens. */
+export function serverListeningLine(socketPath: string): string {
+  return `MCP server listening ${socketPath}`;
+}
+
 /** Writes one log line. */
 export function log(line: string): void {
   sink(line.replaceAll("\n", "\\n"));

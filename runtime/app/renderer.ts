@@ -32,4 +32,11 @@ export interface Renderer {
   render(source: RenderSource): void;
   /** Releases what the renderer holds (the terminal's modes); safe to call twice. */
   close(): void;
+  /**
+   * Told where the app's MCP server listens, or null once it has stopped: the agent bridge
+   * tells the app (`App.announceServer()`), which tells its renderer. A renderer that shows
+   * the socket (the terminal's status line) implements this and records the line
+   * `MCP server listening <path>` itself; without it the app logs that line.
+   */
+  serverListening?(socketPath: string | null): void;
 }

@@ -2,19 +2,17 @@
  * Where the app's log goes while the terminal renderer owns the screen: a line written to
  * standard error would land in the middle of a frame, so lines go to a log file instead
  * (kept in memory when the app may not write files) and the renderer shows the file's path
- * when the app exits. The app's own `console.log` and friends go there too for as long. The `MCP server listening <path>` line is remembered for the status
- * line, so a person can find the socket while the app runs.
+ * when the app exits. The app's own `console.log` and friends go there too for as long. The agent bridge tells the renderer where the MCP server listens
+ * (`serverListening()`, through the app), for the status line, so a person can find the
+ * socket while the app runs; the line goes in the log too.
  *
  * @module
  */
 
-import { log, setLogSink } from "../../app/log.ts";
+import { log, serverListeningLine, setLogSink } from "../../app/log.ts";
 
 /** How many lines are kept when there is no file to write them to. */
 const MEMORY_LINES = 200;
-
-const LISTENING = /^MCP server listening (.+)$/;
-const STOPPED = /^agent access revoked|^CUI0408/;
 
 const encoder = new TextEncoder();
 
@@ -65,11 +63,11 @@ function mayWriteFiles(): boolean {
 export class TerminalLog {
   /** The log file's path, once started (null when lines are kept in memory). */
   path: string | null = null;
-  /** The socket path from the last `MCP server listening` line, while it listens. */
+  /** The socket path the MCP server listens on now, as the app was told. */
   socketPath: string | null = null;
   /** The socket path the app listened on at some point, for the exit message. */
   everListenedAt: string | null = null;
-  /** Lines written since start, apart from the listening line. */
+  /** Lines written since start, apart from the listening lines. */
   otherLines = 0;
   /** The last line apart from the listening line, with controls shown as `\uXXXX`. */
   lastLine: string | null = null;
@@ -110,16 +108,24 @@ export class TerminalLog {
     };
   }
 
+  /**
+   * Records where the MCP server listens (null once it stopped) and, when it starts to
+   * listen, writes the listening line to the log; that line is not counted among the others.
+   */
+  serverListening(socketPath: string | null): void {
+    this.socketPath = socketPath;
+    if (socketPath === null) return;
+    this.everListenedAt = socketPath;
+    this.#record(serverListeningLine(socketPath));
+  }
+
   #write(line: string): void {
-    const listening = LISTENING.exec(line);
-    if (listening !== null) {
-      this.socketPath = listening[1]!;
-      this.everListenedAt = this.socketPath;
-    } else {
-      if (STOPPED.test(line)) this.socketPath = null;
-      this.otherLines++;
-      this.lastLine = readable(line);
-    }
+    this.otherLines++;
+    this.lastLine = readable(line);
+    this.#record(line);
+  }
+
+  #record(line: string): void {
     const stamped = `${new Date().toISOString()} ${readable(line)}`;
     if (this.#file !== null) {
       try {

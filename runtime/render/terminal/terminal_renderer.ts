@@ -14,6 +14,7 @@
  */
 
 import { envSet } from "../../app/env.ts";
+import { log, serverListeningLine } from "../../app/log.ts";
 import type { Renderer, RenderSource } from "../../app/renderer.ts";
 import type { Keybind } from "../../text/keybind.ts";
 import {
@@ -151,6 +152,15 @@ export class TerminalRenderer implements Renderer {
   /** The log's status: the socket path the MCP server listens on, if any. */
   get socketPath(): string | null {
     return this.#log?.socketPath ?? null;
+  }
+
+  /**
+   * Shows where the app's MCP server listens in the status line (null once it stopped), as
+   * the app is told by its agent bridge; without a log of its own the line goes to the log.
+   */
+  serverListening(socketPath: string | null): void {
+    if (this.#log !== null) this.#log.serverListening(socketPath);
+    else if (socketPath !== null) log(serverListeningLine(socketPath));
   }
 
   /**

@@ -376,7 +376,8 @@ Deno.test("TerminalRenderer: log lines go to a file and the socket to the status
   let logPath = "";
   try {
     await t.step("a log line never reaches the screen", async () => {
-      log("MCP server listening /tmp/example/counter-1.sock");
+      // The agent bridge tells the app where its server listens; the status line shows it.
+      app.announceServer("/tmp/example/counter-1.sock");
       log("something the app wanted to say");
       console.log("a console line", { from: "app code" });
       app.frame();
