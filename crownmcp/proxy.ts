@@ -104,6 +104,15 @@ const OWN_TOOL_NAMES = new Set(OWN_TOOLS.map((tool) => tool.name));
 /** Forwarded tools whose successful answer counts as having read the selected app. */
 const READ_TOOLS = new Set<string>([BUILTIN_TOOL.tree, BUILTIN_TOOL.query, BUILTIN_TOOL.wait]);
 
+/**
+ * Whether a read's arguments make the app show its nodes. A read relative to a revision
+ * (`since`) does not: the revision may be one of the app selected before, and an empty
+ * change list would then seem to say that its ids still hold.
+ */
+function showsNodes(args: unknown): boolean {
+  return typeof args !== "object" || args === null || !("since" in args);
+}
+
 /** Resources whose successful read counts as having read the selected app. */
 const READ_RESOURCES = new Set(["ui://tree", "ui://tree.json"]);
 
@@ -474,7 +483,7 @@ export class CrownProxy {
       return;
     }
     const read = tool
-      ? READ_TOOLS.has(name)
+      ? READ_TOOLS.has(name) && showsNodes(params!.arguments)
       : method === "resources/read" && READ_RESOURCES.has(params!.uri as string);
     // An agent's id that looks like one of crownmcp's own is sent with another one.
     const own = typeof id === "string" && id.startsWith(OWN_ID_PREFIX);

@@ -549,6 +549,32 @@ Deno.test("client trust: ids of an app that exited never act in the app selected
           assert.match((await readTree(agent.client)).tree, /Count: 4/);
         },
       );
+
+      await t.step("a read relative to a revision (since) does not count as reading", async () => {
+        const tree = await readTree(agent.client);
+        const id = nodeId(tree.tree, "button", "+1");
+        const selected = await agent.call("select_app", { app: "counter" });
+        assert.equal(selected.isError, false, selected.text);
+        // An empty change list since a revision the agent holds says nothing of which app
+        // it came from: these answer, but ui_act stays refused.
+        for (
+          const [tool, args] of [
+            ["ui_tree", { since: tree.revision }],
+            ["ui_wait", { since: tree.revision - 1, timeout_ms: 100 }],
+          ] as const
+        ) {
+          const answer = await agent.call(tool, args);
+          assert.equal(answer.isError, false, `${tool}: ${answer.text}`);
+          const refused = await agent.call("ui_act", {
+            id,
+            revision: tree.revision,
+            action: click,
+          });
+          assert.equal(refused.isError, true, refused.text);
+          assert.match(refused.text, /^read counter-\d+ first: /, `after ${tool} with since`);
+        }
+        assert.match((await readTree(agent.client)).tree, /Count: 4/);
+      });
     });
   } finally {
     for (const app of apps) await app.close();
