@@ -39,13 +39,15 @@ export class CliError extends Error {
 /**
  * What a terminal would act on instead of showing, in text that may come from an app (its
  * socket file's name, its tree, its snapshot, its error messages): C0 controls but newline
- * and tab, DEL, the C1 controls (U+009B is a one-character CSI, as ESC [ is), and the bidi
- * controls that reorder the text after them (U+061C, U+200E–F, U+202A–E, U+2066–9). The
- * colour sequences `palette()` makes are matched first, so they are kept.
+ * and tab, DEL, the C1 controls (U+009B is a one-character CSI, as ESC [ is; U+0085 ends a
+ * line), the line and paragraph separators U+2028 and U+2029 (line breaks to many readers,
+ * as tree text escapes them too), and the bidi controls that reorder the text after them
+ * (U+061C, U+200E–F, U+202A–E, U+2066–9). The colour sequences `palette()` makes are matched
+ * first, so they are kept.
  */
 const UNSAFE =
   // deno-lint-ignore no-control-regex
-  /\x1b\[(?:1|2|22|31|32|33|36|39)m|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  /\x1b\[(?:1|2|22|31|32|33|36|39)m|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Text made safe for a terminal: each control character a terminal would act on (see
@@ -57,6 +59,7 @@ const UNSAFE =
  * ```ts
  * import assert from "node:assert/strict";
  * assert.equal(terminalSafe("a\u009b2Jb\u202e"), "a\\u009b2Jb\\u202e");
+ * assert.equal(terminalSafe("a\u2028b\u2029"), "a\\u2028b\\u2029");
  * ```
  */
 export function terminalSafe(text: string): string {

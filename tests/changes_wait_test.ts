@@ -168,9 +168,9 @@ Deno.test("the app's own server: changes, receipts and waits from the worker", a
         [{ id: locked, state: "enabled", timeout_ms: 200 }, `#${locked} is still disabled`],
         [
           { role: "button", name: "Locked", state: "enabled", timeout_ms: 100 },
-          `#${locked} is still disabled`,
+          "no node matches the query (role, name, state)",
         ],
-        [{ name: "Nothing like this", timeout_ms: 100 }, "no node matches"],
+        [{ name: "Nothing like this", timeout_ms: 100 }, "no node matches the query (name)"],
         [
           { role: "button", name: "Locked", gone: true, timeout_ms: 100 },
           `#${locked} still matches`,

@@ -160,11 +160,12 @@ Deno.test("ui_tree views of an app with 1,000 rows, through a real socket", asyn
     assert.match(lines[2]!, /^ {2}checkbox "Done" #\d+$/);
   });
 
-  await t.step("cut lines repeat the caller's depth and visible", async () => {
+  await t.step("cut lines repeat the caller's depth, visible and max_bytes", async () => {
     const { tree: text } = await tree(c, { depth: 2, max_bytes: 1000 });
     const cut = CUT_LINE.exec(text.trimEnd().split("\n").at(-1)!);
     assert.ok(cut, text);
-    assert.deepEqual(Object.keys(JSON.parse(cut[3]!)), ["root", "from", "depth"]);
+    assert.deepEqual(Object.keys(JSON.parse(cut[3]!)), ["root", "from", "depth", "max_bytes"]);
+    assert.equal(JSON.parse(cut[3]!).max_bytes, 1000);
     assert.equal(
       JSON.parse(cut[3]!).depth,
       1,

@@ -7,7 +7,7 @@
 
 import type { App } from "../app/app.ts";
 import { AppCalls, refusalOf } from "../app/app_calls.ts";
-import type { InspectSnapshot } from "../app/inspect.ts";
+import type { InspectParts, PartialSnapshot } from "../app/inspect.ts";
 import {
   type ChangesAnswer,
   formatTree,
@@ -122,9 +122,9 @@ export class AppHost implements SemanticHost {
     }
   }
 
-  /** The inspect snapshot. */
-  inspect(): Promise<InspectSnapshot> {
-    return Promise.resolve(this.#calls.inspect());
+  /** The inspect snapshot, or the parts of it asked for. */
+  inspect(parts?: InspectParts): Promise<PartialSnapshot> {
+    return Promise.resolve(viewOrRefusal(() => this.#calls.inspectParts(parts ?? {})));
   }
 
   /** Follows tree changes. */

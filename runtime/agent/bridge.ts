@@ -262,7 +262,7 @@ class AgentBridge implements Agent {
             value: String(await this.#calls.callTool(call.name, call.argumentsJson)),
           };
         case "inspect":
-          return { ok: true, value: this.#calls.inspect() };
+          return { ok: true, value: this.#calls.inspectParts({ sections: call.sections }) };
         case "screenshot":
           if (this.#access === null || !this.#granted || !this.#screenshots) {
             return {

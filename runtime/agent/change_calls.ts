@@ -13,7 +13,16 @@ import { DEFAULT_WAIT_MS, MAX_WAIT_MS, type WaitCondition } from "./tree_watch.t
 import { wrapUntrusted } from "./untrusted.ts";
 
 /** The arguments `ui_query` takes. */
-export const QUERY_KEYS: readonly string[] = ["role", "name", "text", "within", "state", "limit"];
+export const QUERY_KEYS: readonly string[] = [
+  "role",
+  "name",
+  "text",
+  "within",
+  "state",
+  "id",
+  "limit",
+  "full",
+];
 
 /** The arguments `ui_wait` takes. */
 export const WAIT_KEYS: readonly string[] = [
@@ -95,7 +104,16 @@ function queryOf(args: Record<string, unknown>): NodeQuery {
 /** Reads `ui_query`'s arguments into a query; throws HostError for bad ones. */
 export function queryArguments(args: Record<string, unknown>): NodeQuery {
   checkKeys("ui_query", args, QUERY_KEYS);
-  return { ...queryOf(args), limit: optionalWhole(args, "limit", 1) };
+  const full = args.full;
+  if (full !== undefined && full !== null && typeof full !== "boolean") {
+    throw invalid("full must be true or false");
+  }
+  return {
+    ...queryOf(args),
+    id: optionalWhole(args, "id", 0),
+    limit: optionalWhole(args, "limit", 1),
+    full: full === true,
+  };
 }
 
 /** Answers `ui_query`: the matches with their values and states, wrapped. */

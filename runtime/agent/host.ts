@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { InspectSnapshot } from "../app/inspect.ts";
+import type { InspectParts, PartialSnapshot } from "../app/inspect.ts";
 import type { ChangesAnswer, FoundNodes, NodeQuery, TreeJson, TreeView } from "../semantics/mod.ts";
 import type { WaitAnswer, WaitCondition } from "./tree_watch.ts";
 import type { JsonSchema } from "../ui/tools.ts";
@@ -78,8 +78,11 @@ export interface SemanticHost {
   tools(): ToolInfo[];
   /** Calls an app tool with its arguments as JSON text; resolves to its JSON (or other) text. */
   callTool(name: string, argumentsJson: string): Promise<string>;
-  /** The inspect snapshot. */
-  inspect(): Promise<InspectSnapshot>;
+  /**
+   * The inspect snapshot, or the parts of it asked for (every section of the whole tree when
+   * `parts` is absent). Throws HostError when `parts.root` names no node.
+   */
+  inspect(parts?: InspectParts): Promise<PartialSnapshot>;
   /** A PNG of the window, base64; absent when no compositor offers screenshots. */
   screenshot?: () => Promise<string>;
   /** Calls `listener` after each change of the tree. */
@@ -89,7 +92,7 @@ export interface SemanticHost {
 }
 
 /** Runs `write`, turning the RangeError of an unknown node into the refusal agents read. */
-export function viewOrRefusal(write: () => string): string {
+export function viewOrRefusal<T>(write: () => T): T {
   try {
     return write();
   } catch (error) {

@@ -7,7 +7,13 @@
  * @module
  */
 
-import type { InspectSnapshot } from "../app/inspect.ts";
+import {
+  INSPECT_SECTIONS,
+  type InspectParts,
+  orderedSnapshot,
+  type PartialSnapshot,
+  treeSections,
+} from "../app/inspect.ts";
 import {
   type ChangesAnswer,
   formatTree,
@@ -86,7 +92,7 @@ export class MirrorHost implements SemanticHost {
     settle(result);
   }
 
-  #request(call: UiCall): Promise<number | string | InspectSnapshot> {
+  #request(call: UiCall): Promise<number | string | PartialSnapshot> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -180,9 +186,26 @@ export class MirrorHost implements SemanticHost {
     return String(await this.#request({ kind: "call_tool", name, argumentsJson }));
   }
 
-  /** Asks the UI thread for the inspect snapshot. */
-  async inspect(): Promise<InspectSnapshot> {
-    return await this.#request({ kind: "inspect" }) as InspectSnapshot;
+  /**
+   * The parts of the inspect snapshot asked for: the tree and the layout from the mirror, in
+   * the worker; only the signals and frames from the UI thread (asked first, so that the
+   * mirror has the frame the UI thread ran before answering).
+   */
+  async inspect(parts: InspectParts = {}): Promise<PartialSnapshot> {
+    const sections = parts.sections ?? INSPECT_SECTIONS;
+    const mirror = this.mirror;
+    const lookup = (id: number) => mirror.get(id);
+    const fromMirror = () =>
+      viewOrRefusal(() => treeSections(mirror.root, { sections, root: parts.root }, lookup));
+    // An unknown root is refused before the UI thread is asked anything.
+    if (parts.root !== undefined) {
+      viewOrRefusal(() => treeSections(mirror.root, { sections: [], root: parts.root }, lookup));
+    }
+    const onUiThread = sections.filter((section) => section === "signals" || section === "frames");
+    const { revision: _, ...fromUi } = onUiThread.length === 0
+      ? { revision: 0 }
+      : await this.#request({ kind: "inspect", sections: onUiThread }) as PartialSnapshot;
+    return orderedSnapshot(mirror.revision, { ...fromMirror(), ...fromUi });
   }
 
   /** Follows tree changes. */

@@ -30,6 +30,7 @@ import {
   UnsubscribeRequestSchema,
 } from "./sdk.ts";
 import { type FileIdentity, fileIdentity, prepareSocketDirectory } from "./socket_dir.ts";
+import { answerInspect } from "./inspect_call.ts";
 import { callTool } from "./tool_calls.ts";
 import { appToolDefinition, BUILTIN_TOOLS } from "./tool_defs.ts";
 import { RefusalLog } from "./refusal_log.ts";
@@ -522,7 +523,7 @@ export class AgentServer {
             case "ui://tree.json":
               return contents("application/json", JSON.stringify(host.treeJson()));
             case "inspect://snapshot":
-              return contents("application/json", JSON.stringify(await host.inspect()));
+              return contents("application/json", JSON.stringify(await answerInspect(host, {})));
           }
           throw new McpError(
             ErrorCode.InvalidParams,

@@ -9,6 +9,7 @@
 
 import { parseTreeView, TREE_VIEW_KEYS } from "../semantics/mod.ts";
 import { answerQuery, answerSince, answerWait, receiptResult } from "./change_calls.ts";
+import { answerInspect } from "./inspect_call.ts";
 import type { z } from "zod";
 import { argumentsChecker, checkArguments } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
@@ -56,7 +57,9 @@ function checkKnownArguments(
   if (unknown.length > 0) {
     throw new HostError(
       "invalid",
-      `invalid arguments: ${name} takes ${known.join(", ")}, got ${unknown.join(", ")}`,
+      `invalid arguments: ${name} takes ${known.slice(0, -1).join(", ")} and ${known.at(-1)}, got ${
+        unknown.join(", ")
+      }`,
     );
   }
 }
@@ -129,7 +132,7 @@ async function callBuiltin(
             host.treeView(parseTreeView(maxBytes === undefined ? {} : { max_bytes: maxBytes })),
         );
       }
-      checkKnownArguments(name, args, TREE_VIEW_KEYS);
+      checkKnownArguments(name, args, [...TREE_VIEW_KEYS, "since"]);
       return untrustedResult(host.treeView(asInvalid(() => parseTreeView(args))));
     case BUILTIN_TOOL.query:
       return answerQuery(host, args);
@@ -161,8 +164,7 @@ async function callBuiltin(
       return { content: [{ type: "image", data: png, mimeType: "image/png" }] };
     }
     case BUILTIN_TOOL.inspect:
-      checkNoArguments(name, args);
-      return untrustedResult(await host.inspect());
+      return untrustedResult(await answerInspect(host, args));
   }
   throw new HostError("invalid", `unknown tool ${JSON.stringify(name)}`);
 }

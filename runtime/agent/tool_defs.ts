@@ -7,6 +7,7 @@
  */
 
 import { ACTION_NAMES } from "../input/action.ts";
+import { INSPECT_SECTIONS } from "../app/inspect.ts";
 import { DEFAULT_TREE_BYTES, MAX_TREE_BYTES, QUERY_STATES, ROLES } from "../semantics/mod.ts";
 import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import type { ToolInfo } from "./host.ts";
@@ -75,7 +76,12 @@ export const BUILTIN_TOOLS: Tool[] = [
     description:
       "Finds nodes; returns each match's id, role, name, path, value and states, and the revision.",
     inputSchema: queryShape({
+      id: { type: "integer", description: "This node only" },
       limit: { type: "integer", minimum: 1, description: "Most matches (default 50)" },
+      full: {
+        type: "boolean",
+        description: "Names and values whole (else over 1000 chars are cut)",
+      },
     }, true),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -128,8 +134,26 @@ export const BUILTIN_TOOLS: Tool[] = [
   {
     name: BUILTIN_TOOL.inspect,
     title: "Inspect the app",
-    description: "The tree with each node's cells, live signals and frame timings, as JSON.",
-    inputSchema: { type: "object", properties: {} },
+    description:
+      "The tree with each node's cells, live signals and frame timings, as JSON. Over budget, cut lists keep their first entries and cut says what was left out and the arguments that show it.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        sections: {
+          type: "array",
+          items: { type: "string", enum: [...INSPECT_SECTIONS] },
+          description: "Default all",
+        },
+        root: { type: "integer", description: "Tree and layout of this node's subtree" },
+        from: { type: "integer", minimum: 0, description: "Skip this many entries of each list" },
+        max_bytes: {
+          type: "integer",
+          minimum: 1024,
+          maximum: MAX_TREE_BYTES,
+          description: `Budget in bytes (default ${DEFAULT_TREE_BYTES})`,
+        },
+      },
+    },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
 ];

@@ -79,9 +79,16 @@ Deno.test("BUILTIN_TOOLS", async (t) => {
   });
 
   await t.step("BUILTIN_TOOLS' tools without arguments have empty object schemas", () => {
-    for (const name of ["ui_screenshot", "inspect_snapshot"]) {
-      assert.deepEqual(builtin(name).inputSchema, { type: "object", properties: {} }, name);
-    }
+    assert.deepEqual(builtin("ui_screenshot").inputSchema, { type: "object", properties: {} });
+  });
+
+  await t.step("BUILTIN_TOOLS' inspect_snapshot takes its budget arguments, none required", () => {
+    const schema = builtin("inspect_snapshot").inputSchema as {
+      properties: Record<string, unknown>;
+      required?: string[];
+    };
+    assert.deepEqual(Object.keys(schema.properties), ["sections", "root", "from", "max_bytes"]);
+    assert.equal(schema.required, undefined);
   });
 
   await t.step("BUILTIN_TOOLS' ui_tree takes the view arguments, none required", () => {

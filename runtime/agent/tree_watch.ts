@@ -334,18 +334,10 @@ export class TreeWatch {
       const verb = found.nodes.length + (found.more ?? 0) === 1 ? "matches" : "match";
       return `${prefix}${describeIds(found.nodes, found.more ?? 0)} still ${verb}`;
     }
-    if (query.state !== undefined) {
-      const close = this.#matches({
-        ...condition,
-        query: { ...query, state: undefined, limit: 3 },
-      });
-      if (close.nodes.length > 0) {
-        const verb = close.nodes.length + (close.more ?? 0) === 1 ? "is" : "are";
-        return `${prefix}${describeIds(close.nodes, close.more ?? 0)} ${verb} still ${
-          missingState(query.state)
-        }`;
-      }
-    }
-    return `${prefix}no node matches`;
+    // The query's keys by name: its values may be app text, and listing the nodes that
+    // match all but `state` says little when they are hundreds.
+    const keys = Object.entries(query).filter(([, value]) => value !== undefined)
+      .map(([key]) => key);
+    return `${prefix}no node matches the query (${keys.join(", ")})`;
   }
 }

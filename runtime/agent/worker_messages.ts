@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { InspectSnapshot } from "../app/inspect.ts";
+import type { InspectSection, PartialSnapshot } from "../app/inspect.ts";
 import type { TreeUpdate } from "../semantics/mod.ts";
 import type { ToolInfo } from "./host.ts";
 
@@ -42,10 +42,10 @@ export type FromWorker =
 export type UiCall =
   | { kind: "act"; id: number; revision: number; action: unknown }
   | { kind: "call_tool"; name: string; argumentsJson: string }
-  | { kind: "inspect" }
+  | { kind: "inspect"; sections: readonly InspectSection[] }
   | { kind: "screenshot" };
 
 /** The answer to a request. `app: true` marks an error thrown by app code. */
 export type RequestResult =
-  | { ok: true; value: number | string | InspectSnapshot }
+  | { ok: true; value: number | string | PartialSnapshot }
   | { ok: false; kind: string; message: string; app: boolean };

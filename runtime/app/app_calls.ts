@@ -12,7 +12,13 @@
 import { type Action, ActionError, type Actor } from "../input/action.ts";
 import { ToolArgumentsError } from "../ui/tools.ts";
 import type { App } from "./app.ts";
-import { type InspectSnapshot, inspectSnapshot } from "./inspect.ts";
+import {
+  type InspectParts,
+  inspectParts,
+  type InspectSnapshot,
+  inspectSnapshot,
+  type PartialSnapshot,
+} from "./inspect.ts";
 
 /** The message of a call to a tool the app does not offer now. */
 export function unknownToolMessage(name: string): string {
@@ -98,5 +104,15 @@ export class AppCalls {
   inspect(): InspectSnapshot {
     if (this.#app.framePending) this.#app.frame();
     return inspectSnapshot(this.#app);
+  }
+
+  /**
+   * The parts of the inspect snapshot asked for, after the frame that is waiting, if any: a
+   * worker that holds the tree asks only for the signals and frames. Throws a RangeError
+   * when `parts.root` names no node.
+   */
+  inspectParts(parts: InspectParts): PartialSnapshot {
+    if (this.#app.framePending) this.#app.frame();
+    return inspectParts(this.#app, parts);
   }
 }

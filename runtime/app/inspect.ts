@@ -2,11 +2,24 @@
  * The inspect snapshot: the semantic tree, every node's place on screen, the live signals and
  * the recent frame timings, as JSON-ready data. Secret values appear nowhere in it.
  *
+ * Asked for some of its sections (`inspectParts`), it builds only those: the tree and layout
+ * from any copy of the semantic tree (the server worker's mirror, say), the signals and
+ * frames from the app on its own thread.
+ *
  * @module
  */
 
 import type { SignalNode } from "../reactive/mod.ts";
-import { layoutEntries, type LayoutEntry, type TreeJson, treeToJson } from "../semantics/mod.ts";
+import {
+  absoluteBounds,
+  isUnder,
+  layoutEntries,
+  type LayoutEntry,
+  noNodeMessage,
+  type SemanticNode,
+  type TreeJson,
+  treeToJson,
+} from "../semantics/mod.ts";
 import type { App, FrameTiming } from "./app.ts";
 
 /** One live signal as inspection shows it. */
@@ -70,13 +83,90 @@ function signalSnapshot(signal: SignalNode<unknown>): SignalSnapshot {
   return snapshot;
 }
 
-/** Takes an app's inspect snapshot. */
+/** The sections of a snapshot, in the order it lists them. */
+export const INSPECT_SECTIONS = ["tree", "layout", "signals", "frames"] as const;
+
+/** One section of a snapshot. */
+export type InspectSection = typeof INSPECT_SECTIONS[number];
+
+/** A snapshot with some of its sections: the revision and those asked for, in order. */
+export type PartialSnapshot =
+  & Pick<InspectSnapshot, "revision">
+  & Partial<Omit<InspectSnapshot, "revision">>;
+
+/** Which parts of a snapshot to take. */
+export interface InspectParts {
+  /** The sections to take; all of them when absent. */
+  sections?: readonly InspectSection[] | undefined;
+  /** The id of the node whose subtree the tree and layout cover; the window when absent. */
+  root?: number | undefined;
+}
+
+/**
+ * The tree and layout sections (those of `sections` asked for) of the subtree under `root`,
+ * or under `top` when `root` is absent; the layout in window cells either way. Throws a
+ * RangeError with the contract's message when `root` names no node under `top`.
+ */
+export function treeSections(
+  top: SemanticNode,
+  parts: InspectParts,
+  lookup: (id: number) => SemanticNode | undefined,
+): Pick<PartialSnapshot, "tree" | "layout"> {
+  let root = top;
+  if (parts.root !== undefined) {
+    const found = lookup(parts.root);
+    if (found === undefined || !found.attached || !isUnder(found, top)) {
+      throw new RangeError(noNodeMessage(parts.root));
+    }
+    root = found;
+  }
+  const sections = parts.sections ?? INSPECT_SECTIONS;
+  const answer: Pick<PartialSnapshot, "tree" | "layout"> = {};
+  if (sections.includes("tree")) answer.tree = treeToJson(root);
+  if (sections.includes("layout")) {
+    const layout = layoutEntries(root);
+    if (root.parent !== null) {
+      // layoutEntries() counts from the subtree's parent: move to window cells.
+      const { x, y } = absoluteBounds(root.parent);
+      for (const entry of layout) {
+        entry.x += x;
+        entry.y += y;
+      }
+    }
+    answer.layout = layout;
+  }
+  return answer;
+}
+
+/** The sections of a snapshot in their order, after the revision. */
+export function orderedSnapshot(
+  revision: number,
+  sections: Partial<InspectSnapshot>,
+): PartialSnapshot {
+  const snapshot: PartialSnapshot = { revision };
+  for (const section of INSPECT_SECTIONS) {
+    if (sections[section] !== undefined) Object.assign(snapshot, { [section]: sections[section] });
+  }
+  return snapshot;
+}
+
+/**
+ * Takes the parts of an app's inspect snapshot that `parts` asks for, and nothing else: a
+ * snapshot of the signals alone walks no tree. Throws a RangeError for an unknown `root`.
+ */
+export function inspectParts(app: App, parts: InspectParts = {}): PartialSnapshot {
+  const sections = parts.sections ?? INSPECT_SECTIONS;
+  const taken: Partial<InspectSnapshot> = treeSections(
+    app.tree.root,
+    parts,
+    (id) => app.tree.get(id),
+  );
+  if (sections.includes("signals")) taken.signals = [...app.runtime.signals].map(signalSnapshot);
+  if (sections.includes("frames")) taken.frames = [...app.frames];
+  return orderedSnapshot(app.tree.revision, taken);
+}
+
+/** Takes an app's whole inspect snapshot. */
 export function inspectSnapshot(app: App): InspectSnapshot {
-  return {
-    revision: app.tree.revision,
-    tree: treeToJson(app.tree.root),
-    layout: layoutEntries(app.tree.root),
-    signals: [...app.runtime.signals].map(signalSnapshot),
-    frames: [...app.frames],
-  };
+  return inspectParts(app) as InspectSnapshot;
 }
