@@ -60,7 +60,7 @@ function deepestAt(
   x: number,
   y: number,
 ): Element | null {
-  const box = element.box;
+  const box = element.layout.box;
   const left = originX + box.x;
   const top = originY + box.y;
   const visible = intersectRects(clip, { x: left, y: top, width: box.width, height: box.height });
@@ -83,7 +83,12 @@ function deepestAt(
  * dialog is open only the top dialog can be hit, as it is modal; the window otherwise.
  */
 export function hitTest(env: PersonEnv, x: number, y: number): Element | null {
-  const window = { x: 0, y: 0, width: env.root.box.width, height: env.root.box.height };
+  const window = {
+    x: 0,
+    y: 0,
+    width: env.root.layout.box.width,
+    height: env.root.layout.box.height,
+  };
   const top = env.overlays.at(-1);
   if (top !== undefined && top.mounted && top.parent !== null) {
     const parent = env.origin(top.parent);

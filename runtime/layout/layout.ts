@@ -15,7 +15,7 @@
  * @module
  */
 
-import type { Element, Size } from "../ui/element.ts";
+import type { LayoutNode, Size } from "./node.ts";
 
 const EMPTY: Size = { width: 0, height: 0 };
 
@@ -24,26 +24,26 @@ function isEmpty(size: Size): boolean {
 }
 
 /** The share of spare room `child` takes along its parent's direction: none when fixed there. */
-function growShare(child: Element, column: boolean): number {
+function growShare(child: LayoutNode, column: boolean): number {
   const fixed = column ? child.style.height : child.style.width;
-  return fixed === undefined ? child.grows : 0;
+  return fixed === undefined ? child.layout.grows : 0;
 }
 
 /** Drops the cached natural size of `element` and its ancestors, and marks them for placement. */
-export function invalidateLayout(element: Element): void {
-  for (let current: Element | null = element; current !== null; current = current.parent) {
-    if (current.natural === null && current.placementDirty) break; // the rest is marked already
-    current.natural = null;
-    current.placementDirty = true;
+export function invalidateLayout(element: LayoutNode): void {
+  for (let current: LayoutNode | null = element; current !== null; current = current.parent) {
+    if (current.layout.natural === null && current.layout.placementDirty) break; // the rest is marked already
+    current.layout.natural = null;
+    current.layout.placementDirty = true;
   }
 }
 
 /** The natural size of an element, from its content and children. */
-export function naturalSize(element: Element): Size {
-  if (element.natural !== null) return element.natural;
+export function naturalSize(element: LayoutNode): Size {
+  if (element.layout.natural !== null) return element.layout.natural;
   const style = element.style;
   const inset = 2 * style.padding + (style.border ? 2 : 0);
-  const header = element.widget.measure(element) ?? EMPTY;
+  const header = element.measure() ?? EMPTY;
   let main = 0;
   let cross = 0;
   let counted = 0;
@@ -70,13 +70,13 @@ export function naturalSize(element: Element): Size {
   if (style.width !== undefined) width = style.width;
   if (style.height !== undefined) height = style.height;
   // A column holding something that grows (a scroll view) grows too, so the room reaches it.
-  element.grows = style.grow > 0
+  element.layout.grows = style.grow > 0
     ? style.grow
     : style.direction === "column" && childGrows && style.height === undefined
     ? 1
     : 0;
-  element.natural = { width, height };
-  return element.natural;
+  element.layout.natural = { width, height };
+  return element.layout.natural;
 }
 
 /**
@@ -84,7 +84,7 @@ export function naturalSize(element: Element): Size {
  * `baseY` are the offset of the parent element from the nearest semantic ancestor's origin.
  */
 export function place(
-  element: Element,
+  element: LayoutNode,
   x: number,
   y: number,
   width: number,
@@ -92,18 +92,18 @@ export function place(
   baseX: number,
   baseY: number,
 ): void {
-  const box = element.box;
+  const box = element.layout.box;
   const sameSize = box.width === width && box.height === height;
   const sameBox = sameSize && box.x === x && box.y === y;
-  const sameBase = element.placedBaseX === baseX && element.placedBaseY === baseY;
-  if (sameBox && sameBase && !element.placementDirty) return;
+  const sameBase = element.layout.placedBaseX === baseX && element.layout.placedBaseY === baseY;
+  if (sameBox && sameBase && !element.layout.placementDirty) return;
   // An element with a node that only moved keeps its children where they were: they are
   // placed relative to it. So scrolling a 10,000-row list moves one box, not 10,000.
-  const movedOnly = sameSize && !element.placementDirty && element.node !== null;
-  if (!sameBox) element.box = { x, y, width, height };
-  element.placedBaseX = baseX;
-  element.placedBaseY = baseY;
-  element.placementDirty = false;
+  const movedOnly = sameSize && !element.layout.placementDirty && element.node !== null;
+  if (!sameBox) element.layout.box = { x, y, width, height };
+  element.layout.placedBaseX = baseX;
+  element.layout.placedBaseY = baseY;
+  element.layout.placementDirty = false;
 
   let childBaseX = baseX + x;
   let childBaseY = baseY + y;
@@ -117,7 +117,7 @@ export function place(
 }
 
 function placeChildren(
-  element: Element,
+  element: LayoutNode,
   width: number,
   height: number,
   baseX: number,
@@ -126,7 +126,7 @@ function placeChildren(
   if (element.children.length === 0) return; // a leaf has nothing to place
   const style = element.style;
   const frame = style.padding + (style.border ? 1 : 0);
-  const header = element.widget.measure(element) ?? EMPTY;
+  const header = element.measure() ?? EMPTY;
   const left = frame;
   const top = frame + header.height;
   const innerWidth = Math.max(0, width - 2 * frame);
@@ -160,10 +160,13 @@ function placeChildren(
     // the end of the content.
     const maxX = Math.max(0, (column ? widest : used) - innerWidth);
     const maxY = Math.max(0, (column ? used : widest) - innerHeight);
-    if (element.scroll.x > maxX || element.scroll.y > maxY) {
-      element.scroll = { x: Math.min(element.scroll.x, maxX), y: Math.min(element.scroll.y, maxY) };
+    if (element.layout.scroll.x > maxX || element.layout.scroll.y > maxY) {
+      element.layout.scroll = {
+        x: Math.min(element.layout.scroll.x, maxX),
+        y: Math.min(element.layout.scroll.y, maxY),
+      };
     }
-    scroll = element.scroll;
+    scroll = element.layout.scroll;
   }
 
   let offset = 0;
@@ -202,7 +205,7 @@ function placeChildren(
 }
 
 /** Places overlays (dialogs), centred in a window of the given size. */
-export function placeOverlays(overlays: Iterable<Element>, width: number, height: number): void {
+export function placeOverlays(overlays: Iterable<LayoutNode>, width: number, height: number): void {
   for (const element of overlays) {
     if (!element.mounted || element.parent === null) continue;
     const size = naturalSize(element);
@@ -224,24 +227,24 @@ export function placeOverlays(overlays: Iterable<Element>, width: number, height
 }
 
 /** The window coordinates of an element's top-left corner. */
-export function elementOrigin(element: Element): { x: number; y: number } {
+export function elementOrigin(element: LayoutNode): { x: number; y: number } {
   let x = 0;
   let y = 0;
-  for (let current: Element | null = element; current !== null; current = current.parent) {
-    x += current.box.x;
-    y += current.box.y;
+  for (let current: LayoutNode | null = element; current !== null; current = current.parent) {
+    x += current.layout.box.x;
+    y += current.layout.box.y;
   }
   return { x, y };
 }
 
 /** The offset of an element's parent from the origin of its nearest semantic ancestor. */
-function semanticBase(element: Element): { x: number; y: number } {
+function semanticBase(element: LayoutNode): { x: number; y: number } {
   let x = 0;
   let y = 0;
   for (let current = element.parent; current !== null; current = current.parent) {
     if (current.node !== null) return { x, y };
-    x += current.box.x;
-    y += current.box.y;
+    x += current.layout.box.x;
+    y += current.layout.box.y;
   }
   return { x, y };
 }
@@ -251,10 +254,10 @@ function semanticBase(element: Element): { x: number; y: number } {
  * cells, doing only the work that marked elements need.
  */
 export function layoutWindow(
-  root: Element,
+  root: LayoutNode,
   width: number,
   height: number,
-  overlays: Iterable<Element> = [],
+  overlays: Iterable<LayoutNode> = [],
 ): void {
   naturalSize(root);
   place(root, 0, 0, width, height, 0, 0);

@@ -13,16 +13,16 @@
  */
 
 import { intersectRects, isEmptyRect, type Rect } from "../text/rect.ts";
-import type { Element } from "../ui/element.ts";
 import { elementOrigin } from "./layout.ts";
+import type { LayoutNode } from "./node.ts";
 
 export { intersectRects, isEmptyRect, type Rect };
 
 /** Below this many children a plain scan is as fast as a search. */
 const SCAN_LIMIT = 32;
 
-function isPlaced(child: Element): boolean {
-  return !child.style.overlay && child.box.width > 0 && child.box.height > 0;
+function isPlaced(child: LayoutNode): boolean {
+  return !child.style.overlay && child.layout.box.width > 0 && child.layout.box.height > 0;
 }
 
 /**
@@ -30,7 +30,7 @@ function isPlaced(child: Element): boolean {
  * bound over the placed children, whose ends grow in child order. A child with no size is
  * judged by the next child that has one.
  */
-function firstReaching(children: readonly Element[], column: boolean, from: number): number {
+function firstReaching(children: readonly LayoutNode[], column: boolean, from: number): number {
   let low = 0;
   let high = children.length;
   while (low < high) {
@@ -41,7 +41,7 @@ function firstReaching(children: readonly Element[], column: boolean, from: numb
       high = middle;
       continue;
     }
-    const box = children[probe]!.box;
+    const box = children[probe]!.layout.box;
     const end = column ? box.y + box.height : box.x + box.width;
     if (end > from) high = middle;
     else low = probe + 1;
@@ -54,9 +54,12 @@ function firstReaching(children: readonly Element[], column: boolean, from: numb
  * `area` is in the element's own coordinates, as its children's boxes are. Overlays and
  * children without size are left out.
  */
-export function childrenIn(element: Element, area: Rect): Element[] {
+export function childrenIn<N extends LayoutNode & { readonly children: readonly N[] }>(
+  element: N,
+  area: Rect,
+): N[] {
   const children = element.children;
-  const found: Element[] = [];
+  const found: N[] = [];
   if (isEmptyRect(area)) return found;
   const column = element.style.direction === "column";
   const long = children.length > SCAN_LIMIT;
@@ -65,7 +68,7 @@ export function childrenIn(element: Element, area: Rect): Element[] {
   for (let index = start; index < children.length; index++) {
     const child = children[index]!;
     if (!isPlaced(child)) continue;
-    const box = child.box;
+    const box = child.layout.box;
     // Placed children follow one another along the direction: past the area, all are.
     if (long && (column ? box.y : box.x) >= end) break;
     if (!isEmptyRect(intersectRects(box, area))) found.push(child);
@@ -98,11 +101,11 @@ interface ViewRange {
  * view, unless the container's children changed.
  */
 export class OffscreenTracker {
-  #inView = new Set<Element>();
-  #ranges = new WeakMap<Element, ViewRange>();
+  #inView = new Set<LayoutNode>();
+  #ranges = new WeakMap<LayoutNode, ViewRange>();
 
   /** True when the element showed in the window at the last update. */
-  inView(element: Element): boolean {
+  inView(element: LayoutNode): boolean {
     return this.#inView.has(element);
   }
 
@@ -112,35 +115,35 @@ export class OffscreenTracker {
    * changed since the last update.
    */
   update(
-    root: Element,
-    overlays: Iterable<Element>,
+    root: LayoutNode,
+    overlays: Iterable<LayoutNode>,
     width: number,
     height: number,
-    childrenChanged: ReadonlySet<Element>,
+    childrenChanged: ReadonlySet<LayoutNode>,
   ): void {
     const before = this.#inView;
     // A container whose subtree changed anywhere may hold a node out of view that is not
     // marked yet (one added inside a row without a node of its own): its marks are redone.
-    const changedBelow = new Set<Element>();
+    const changedBelow = new Set<LayoutNode>();
     for (const element of childrenChanged) {
-      for (let current: Element | null = element; current !== null; current = current.parent) {
+      for (let current: LayoutNode | null = element; current !== null; current = current.parent) {
         if (changedBelow.has(current)) break;
         changedBelow.add(current);
       }
     }
-    const inView = new Set<Element>();
-    const outOfView: Element[] = [];
+    const inView = new Set<LayoutNode>();
+    const outOfView: LayoutNode[] = [];
     const window: Rect = { x: 0, y: 0, width, height };
-    const visit = (element: Element, originX: number, originY: number, clip: Rect) => {
+    const visit = (element: LayoutNode, originX: number, originY: number, clip: Rect) => {
       inView.add(element);
-      const box = element.box;
+      const box = element.layout.box;
       const left = originX + box.x;
       const top = originY + box.y;
       const inner = intersectRects(clip, { x: left, y: top, width: box.width, height: box.height });
       const children = element.children;
-      const classify = (child: Element) => {
+      const classify = (child: LayoutNode) => {
         if (child.style.overlay) return; // drawn above everything: visited on its own
-        const at = child.box;
+        const at = child.layout.box;
         const rect = { x: left + at.x, y: top + at.y, width: at.width, height: at.height };
         if (showsOn(rect, inner)) visit(child, left, top, inner);
         else outOfView.push(child);
@@ -187,7 +190,7 @@ export class OffscreenTracker {
   }
 
   /** The children of a long container that may show in `clip` (window cells). */
-  #viewRange(element: Element, clip: Rect, left: number, top: number): ViewRange {
+  #viewRange(element: LayoutNode, clip: Rect, left: number, top: number): ViewRange {
     const children = element.children;
     const column = element.style.direction === "column";
     const start = column ? clip.y - top : clip.x - left;
@@ -196,7 +199,7 @@ export class OffscreenTracker {
     let to = from;
     while (to < children.length) {
       const child = children[to]!;
-      if (isPlaced(child) && (column ? child.box.y : child.box.x) >= end) break;
+      if (isPlaced(child) && (column ? child.layout.box.y : child.layout.box.x) >= end) break;
       to++;
     }
     return { from, to, count: children.length };
@@ -204,7 +207,7 @@ export class OffscreenTracker {
 }
 
 /** Sets or clears `offscreen` on the outermost nodes at or under `element`. */
-function markOffscreen(element: Element, on: boolean): void {
+function markOffscreen(element: LayoutNode, on: boolean): void {
   if (!element.mounted) return;
   if (element.node !== null) {
     element.host.tree.setState(element.node, "offscreen", on);
@@ -226,25 +229,25 @@ function scrollNeeded(start: number, size: number, viewStart: number, viewSize: 
  * element into its view, as a person scrolls to what they are about to use. `relayout` runs
  * after each scroll, so the next view out sees where the element went.
  */
-export function scrollIntoView(element: Element, relayout: () => void): void {
+export function scrollIntoView(element: LayoutNode, relayout: () => void): void {
   for (let view = element.parent; view !== null; view = view.parent) {
     if (view.behavior.scroll === undefined) continue;
     const style = view.style;
     const frame = style.padding + (style.border ? 1 : 0);
-    const header = view.widget.measure(view)?.height ?? 0;
+    const header = view.measure()?.height ?? 0;
     const viewOrigin = elementOrigin(view);
     const target = elementOrigin(element);
     const dx = scrollNeeded(
       target.x,
-      element.box.width,
+      element.layout.box.width,
       viewOrigin.x + frame,
-      Math.max(0, view.box.width - 2 * frame),
+      Math.max(0, view.layout.box.width - 2 * frame),
     );
     const dy = scrollNeeded(
       target.y,
-      element.box.height,
+      element.layout.box.height,
       viewOrigin.y + frame + header,
-      Math.max(0, view.box.height - 2 * frame - header),
+      Math.max(0, view.layout.box.height - 2 * frame - header),
     );
     if (dx === 0 && dy === 0) continue;
     view.behavior.scroll(dx, dy);

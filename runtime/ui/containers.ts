@@ -5,6 +5,7 @@
  * @module
  */
 
+import { scrollContent } from "../layout/node.ts";
 import { disposeOwner, Owner, runWithOwner } from "../reactive/mod.ts";
 import type { Keybind } from "../text/keybind.ts";
 import type { Element } from "./element.ts";
@@ -58,22 +59,15 @@ export class ScrollWidget extends Widget {
 
   override scroll(dx: number, dy: number): boolean {
     const element = this.element;
-    const content = element.children[0];
-    if (content === undefined) return false;
-    const maxX = Math.max(0, content.box.width - element.box.width);
-    const maxY = Math.max(0, content.box.height - element.box.height);
-    const x = Math.min(maxX, Math.max(0, element.scroll.x + dx));
-    const y = Math.min(maxY, Math.max(0, element.scroll.y + dy));
-    if (x === element.scroll.x && y === element.scroll.y) return true;
-    element.scroll = { x, y };
-    element.placementDirty = true;
-    element.host.markLayoutDirty(element);
+    const before = element.layout.scroll;
+    if (!scrollContent(element, dx, dy)) return false;
+    if (element.layout.scroll !== before) element.host.markLayoutDirty(element);
     return true;
   }
 
   override key(keybind: Keybind): boolean {
     if (keybind.ctrl || keybind.alt || keybind.meta) return false;
-    const page = Math.max(1, this.element.box.height - 1);
+    const page = Math.max(1, this.element.layout.box.height - 1);
     if (keybind.key === "PageDown") return this.scroll(0, page);
     if (keybind.key === "PageUp") return this.scroll(0, -page);
     return false;
@@ -88,11 +82,13 @@ export class ScrollWidget extends Widget {
     if (content === undefined) return;
     const { bounds, clip, surface } = area;
     const { height, width } = bounds;
-    const total = content.box.height;
-    if (total <= height || content.box.width >= width || height < 1) return;
+    const total = content.layout.box.height;
+    if (total <= height || content.layout.box.width >= width || height < 1) return;
     const column = bounds.x + width - 1;
     const thumbSize = Math.max(1, Math.round((height * height) / total));
-    const thumbStart = Math.round((element.scroll.y / (total - height)) * (height - thumbSize));
+    const thumbStart = Math.round(
+      (element.layout.scroll.y / (total - height)) * (height - thumbSize),
+    );
     for (let row = 0; row < height; row++) {
       const onThumb = row >= thumbStart && row < thumbStart + thumbSize;
       const style = onThumb ? "thumb" : "track";

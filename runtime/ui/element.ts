@@ -8,39 +8,14 @@
  */
 
 import type { Keybind } from "../text/keybind.ts";
+import { LAYOUT_DEFAULTS, LayoutRecord, type LayoutStyle, type Size } from "../layout/node.ts";
 import type { Owner, ReactiveRuntime } from "../reactive/mod.ts";
 import type { Bounds, SemanticNode, SemanticTree } from "../semantics/mod.ts";
 import type { Rt } from "./rt.ts";
 import type { ToolRegistry } from "./tools.ts";
 import { boxWidget, type Widget } from "./widget.ts";
 
-/** A width and a height in cells. */
-export interface Size {
-  /** The width in cells. */
-  width: number;
-  /** The height in cells. */
-  height: number;
-}
-
-/** How an element lays out its children. */
-export interface LayoutStyle {
-  /** `column` stacks children top to bottom, `row` left to right. */
-  direction: "row" | "column";
-  /** Empty cells between children. */
-  gap: number;
-  /** Empty cells inside the edge, on every side. */
-  padding: number;
-  /** A one-cell frame inside the edge (dialogs). */
-  border: boolean;
-  /** A fixed width instead of the natural one. */
-  width?: number | undefined;
-  /** A fixed height instead of the natural one. */
-  height?: number | undefined;
-  /** A share of the parent's spare room along its direction; 0 takes none. */
-  grow: number;
-  /** Laid out above the window's content, centred, instead of in the parent's flow. */
-  overlay: boolean;
-}
+export type { LayoutStyle, Size };
 
 /** The input an element handles. Handlers receive the app's `rt`. */
 export interface Behavior {
@@ -95,19 +70,6 @@ export interface Host {
   reportError(error: unknown, where: string): void;
 }
 
-const layoutDefaults: LayoutStyle = {
-  direction: "column",
-  gap: 0,
-  padding: 0,
-  border: false,
-  grow: 0,
-  overlay: false,
-};
-
-// Shared starting values: most elements never scroll, and every one is placed at least once.
-const NOT_PLACED: Bounds = Object.freeze({ x: 0, y: 0, width: 0, height: 0 });
-const NO_SCROLL = Object.freeze({ x: 0, y: 0 });
-
 /** One mounted widget: its place in the tree, and the widget that measures, paints and acts. */
 export class Element {
   /**
@@ -139,21 +101,13 @@ export class Element {
   /** True for a secure field: agents never read its value nor type into it. */
   secure = false;
 
-  // Layout results and caches, owned by the layout layer.
-  /** Position relative to the parent element, and size, in cells. */
-  box: Bounds = NOT_PLACED;
-  /** The natural size, cached until the element or a descendant is marked dirty. */
-  natural: Size | null = null;
-  /** The share of spare room it takes: its own grow, or 1 for a column holding growth. */
-  grows = 0;
-  /** True when the children must be placed again. */
-  placementDirty = true;
-  /** The x offset from the semantic parent's origin used at the last placement. */
-  placedBaseX: number = Number.NaN;
-  /** The y offset from the semantic parent's origin used at the last placement. */
-  placedBaseY: number = Number.NaN;
-  /** Scroll position of a scroll view, in cells. */
-  scroll: { readonly x: number; readonly y: number } = NO_SCROLL;
+  /**
+   * Layout's results and caches for it (box, natural size, scroll position). Layout's
+   * records are no part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
+  readonly layout: LayoutRecord = new LayoutRecord();
   /** False once removed from the app. */
   mounted = true;
 
@@ -175,7 +129,22 @@ export class Element {
     this.host = host;
     this.owner = owner;
     this.node = node;
-    this.style = { ...layoutDefaults };
+    this.style = { ...LAYOUT_DEFAULTS };
+  }
+
+  /** The size of its own line (its label), without children, as its widget measures it. */
+  measure(): Size | null {
+    return this.widget.measure(this);
+  }
+
+  /** Position relative to the parent element, and size, in cells, from the last layout. */
+  get box(): Bounds {
+    return this.layout.box;
+  }
+
+  /** Scroll position of a scroll view, in cells. */
+  get scroll(): { readonly x: number; readonly y: number } {
+    return this.layout.scroll;
   }
 
   /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
