@@ -1,59 +1,30 @@
 /**
- * One running app: its reactive runtime, element tree, semantic tree and tools, and the
- * frame loop that ties them together — effects, then semantic structure, then layout, then
- * render, then the revision, then the frame's timings. Actions from agents and tests enter
- * through `act()`, which checks the arguments, the node, the modal dialog, the node's own
- * guards and the revision, in that order, scrolls the node into view when it is offscreen,
- * performs the action as input would, runs the frame it caused and answers with that
- * frame's revision.
+ * One running app: its reactive runtime, element tree, semantic tree and tools, put together
+ * from parts by role — the frame loop (`frame_loop.ts`: effects, structure, layout, render,
+ * revision, timings), focus and the open dialogs (`focus.ts`), acting by node id or on an
+ * element (`acting.ts`), and the timings inspection reads (`frame_timings.ts`). `App` is the
+ * one object the rest of the runtime and apps see: the host of its elements, the input
+ * environment of a person's and an agent's actions, and the source its renderer draws.
  *
  * @module
  */
 
-import {
-  type Action,
-  ActionError,
-  type Actor,
-  behindModalMessage,
-  guardAction,
-  type InputEnv,
-  noNodeMessage,
-  parseAction,
-  performAction,
-  staleRevisionMessage,
-} from "../input/action.ts";
-import { elementOrigin, invalidateLayout, layoutWindow } from "../layout/layout.ts";
-import { OffscreenTracker, scrollIntoView } from "../layout/visible.ts";
+import type { Action, Actor, InputEnv } from "../input/action.ts";
+import { elementOrigin } from "../layout/layout.ts";
 import { disposeOwner, Owner, ReactiveRuntime, runWithOwner } from "../reactive/mod.ts";
-import { type SemanticNode, SemanticTree, type TreeUpdate } from "../semantics/mod.ts";
+import { SemanticTree, type TreeUpdate } from "../semantics/mod.ts";
 import { Element, type Host } from "../ui/element.ts";
-import { firstFocusable, focusableAncestor, nextFocus } from "../ui/focus.ts";
 import { Rt } from "../ui/rt.ts";
 import { ToolRegistry } from "../ui/tools.ts";
 import { View } from "../ui/view.ts";
+import { Acting } from "./acting.ts";
+import { FocusState } from "./focus.ts";
+import { FrameLoop } from "./frame_loop.ts";
+import type { FrameTiming } from "./frame_timings.ts";
 import { log, logError, serverListeningLine } from "./log.ts";
 import type { Renderer } from "./renderer.ts";
 
-/** The timings of one frame, in milliseconds. */
-export interface FrameTiming {
-  /** The revision after the frame. */
-  revision: number;
-  /** Whether the frame changed the tree. */
-  changed: boolean;
-  /** Time spent running queued effects. */
-  effectsMs: number;
-  /** Time spent rebuilding structure and laying out the window. */
-  layoutMs: number;
-  /** Time the renderer took to draw. */
-  renderMs: number;
-  /** The whole frame, commit included. */
-  totalMs: number;
-  /** When the frame started, in ms since the epoch. */
-  at: number;
-}
-
-/** How many recent frames an app keeps for inspection. */
-export const RECENT_FRAMES = 120;
+export { type FrameTiming, RECENT_FRAMES } from "./frame_timings.ts";
 
 /** What an App is made with. */
 export interface AppOptions {
@@ -81,37 +52,15 @@ export class App implements Host, InputEnv {
   readonly root: Element;
   /** The renderer that draws the app's frames. */
   readonly renderer: Renderer;
-  /**
-   * Timings of the recent frames (up to `RECENT_FRAMES`), oldest first. Frames caused by
-   * typing into a secure node (`type_text` or `press_key` on it, and any frame those chain
-   * to) are left out, so inspection cannot time a secret's keystrokes.
-   */
-  readonly frames: FrameTiming[] = [];
+  /** Settles when the app is asked to quit. */
+  readonly quitRequested: Promise<void>;
   readonly #rootOwner: Owner;
-  readonly #elements = new WeakMap<SemanticNode, Element>();
-  readonly #structureDirty = new Set<Element>();
-  readonly #overlays = new Set<Element>();
-  readonly #updateListeners = new Set<(update: TreeUpdate) => void>();
-  readonly #offscreen = new OffscreenTracker();
-  /** Elements whose children changed since the offscreen states were last updated. */
-  readonly #childrenChanged = new Set<Element>();
-  /** The dialog whose node carries `modal`: the topmost open one. */
-  #modal: Element | null = null;
-  #focused: Element | null = null;
-  readonly #focusBeforeOverlay = new Map<Element, Element | null>();
-  #focusInto: Element | null = null;
-  #hovered: Element | null = null;
-  #frameScheduled = false;
-  #frameTimer: ReturnType<typeof setTimeout> | undefined;
-  #inFrame = false;
-  /** Set while the frames being run were caused by typing into a secure node. */
-  #secureInput = false;
-  #closed = false;
+  readonly #frames: FrameLoop;
+  readonly #focus: FocusState;
+  readonly #acting: Acting;
   #quitRequested = false;
   #serverSocket: string | null = null;
   #resolveQuit!: () => void;
-  /** Settles when the app is asked to quit. */
-  readonly quitRequested: Promise<void>;
 
   /** Mounts `rootView` and runs the first frame; throws TypeError when the root is not a view. */
   constructor(rootView: View, options: AppOptions) {
@@ -126,6 +75,27 @@ export class App implements Host, InputEnv {
     this.#rootOwner = new Owner(this.runtime, null);
     this.tree = new SemanticTree(options.title);
     this.root = new Element("window", this, this.#rootOwner, this.tree.root);
+    const reportError = (error: unknown, where: string) => this.reportError(error, where);
+    const { runtime, tree, root } = this;
+    this.#focus = new FocusState(tree, root, () => this.requestFrame());
+    const focus = this.#focus;
+    this.#frames = new FrameLoop({
+      source: this,
+      renderer: this.renderer,
+      runtime,
+      tree,
+      root,
+      focus,
+      reportError,
+    });
+    this.#acting = new Acting({
+      env: this,
+      runtime,
+      tree,
+      frames: this.#frames,
+      focus,
+      reportError,
+    });
     this.registerElement(this.root);
     runWithOwner(this.#rootOwner, () => {
       this.root.append(rootView.mount({ host: this, owner: this.#rootOwner }));
@@ -133,56 +103,27 @@ export class App implements Host, InputEnv {
     this.frame();
   }
 
-  // ── Host ────────────────────────────────────────────────────────────────────────────
+  // ── Host: what elements tell the app ──────────────────────────────────────────────
 
   /** Remembers which element owns a node, so actions by id find it. */
   registerElement(element: Element): void {
-    if (element.node !== null) this.#elements.set(element.node, element);
+    this.#acting.register(element);
   }
 
   markLayoutDirty(element: Element): void {
-    invalidateLayout(element);
-    this.requestFrame();
+    this.#frames.markLayoutDirty(element);
   }
 
   markStructureDirty(element: Element): void {
-    this.#structureDirty.add(element);
-    this.#childrenChanged.add(element);
-    this.requestFrame();
+    this.#frames.markStructureDirty(element);
   }
 
   elementRemoved(element: Element): void {
-    const inside = (candidate: Element | null) => {
-      for (let current = candidate; current !== null; current = current.parent) {
-        if (current === element) return true;
-      }
-      return false;
-    };
-    const lostFocus = inside(this.#focused);
-    if (lostFocus) this.#focused = null; // its node is going away with it
-    if (inside(this.#hovered)) this.#hovered = null;
-    let restore: Element | null = null;
-    for (const overlay of this.#overlays) {
-      if (!inside(overlay)) continue;
-      this.#overlays.delete(overlay);
-      // A closing dialog gives focus back to where it was when the dialog opened.
-      const before = this.#focusBeforeOverlay.get(overlay) ?? null;
-      this.#focusBeforeOverlay.delete(overlay);
-      if (this.#focusInto === overlay) this.#focusInto = null;
-      if (lostFocus && before !== null && before.mounted && !inside(before)) restore = before;
-    }
-    if (!lostFocus) return;
-    // Otherwise focus goes to the nearest ancestor that can take it (a menu, when the item
-    // chosen goes away with it), so the keyboard is never left nowhere.
-    restore ??= focusableAncestor(element);
-    if (restore !== null) this.focus(restore);
+    this.#focus.elementRemoved(element);
   }
 
   addOverlay(element: Element): void {
-    this.#overlays.add(element);
-    // Focus moves into a dialog when it opens (at the next frame, once its content exists).
-    this.#focusBeforeOverlay.set(element, this.#focused);
-    this.#focusInto = element;
+    this.#focus.addOverlay(element);
   }
 
   reportError(error: unknown, where: string): void {
@@ -193,43 +134,24 @@ export class App implements Host, InputEnv {
 
   /** The element with focus. */
   get focused(): Element | null {
-    return this.#focused;
+    return this.#focus.focused;
   }
 
   /** The overlays (open dialogs), oldest first. */
   get overlays(): readonly Element[] {
-    return [...this.#overlays];
+    return [...this.#focus.overlaySet];
   }
 
   focus(element: Element | null): void {
-    if (element === this.#focused) return;
-    const previous = this.#focused;
-    this.#focused = element;
-    if (previous !== null && previous.mounted) {
-      if (previous.node !== null) this.tree.setState(previous.node, "focused", false);
-      previous.behavior.focusChanged?.(false);
-    }
-    if (element !== null) {
-      if (element.node !== null) this.tree.setState(element.node, "focused", true);
-      element.behavior.focusChanged?.(true);
-    }
-    this.requestFrame();
+    this.#focus.focus(element);
   }
 
   hover(element: Element | null): void {
-    if (element === this.#hovered) return;
-    const previous = this.#hovered;
-    this.#hovered = element;
-    if (previous?.node && previous.mounted) this.tree.setState(previous.node, "hovered", false);
-    if (element?.node) this.tree.setState(element.node, "hovered", true);
-    this.requestFrame();
+    this.#focus.hover(element);
   }
 
   moveFocus(direction: 1 | -1): void {
-    // An open dialog keeps focus inside it, as a modal one does.
-    const scope = [...this.#overlays].at(-1) ?? this.root;
-    const next = nextFocus(scope, this.#focused, direction);
-    if (next !== null) this.focus(next);
+    this.#focus.moveFocus(direction);
   }
 
   origin(element: Element): { x: number; y: number } {
@@ -237,34 +159,33 @@ export class App implements Host, InputEnv {
   }
 
   runEffects(): void {
-    try {
-      this.runtime.flush();
-    } catch (error) {
-      this.reportError(error, "the effects of a frame");
-    }
+    this.#frames.runEffects();
   }
 
   // ── Frames ──────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Timings of the recent frames (up to `RECENT_FRAMES`), oldest first. Frames caused by
+   * typing into a secure node (`type_text` or `press_key` on it, and any frame those chain
+   * to) are left out, so inspection cannot time a secret's keystrokes.
+   */
+  get frames(): FrameTiming[] {
+    return this.#frames.frames;
+  }
+
   /** Asks for a frame soon (coalesced: many requests, one frame). */
   requestFrame(): void {
-    if (this.#frameScheduled || this.#closed || this.#inFrame) return;
-    this.#frameScheduled = true;
-    this.#frameTimer = setTimeout(() => {
-      this.#frameTimer = undefined;
-      this.frame();
-    }, 0);
+    this.#frames?.request(); // effects may ask while the app is being put together
   }
 
   /** True when a frame is waiting to run. */
   get framePending(): boolean {
-    return this.#frameScheduled;
+    return this.#frames.pending;
   }
 
   /** Calls `listener` with the changes of every frame that changed the tree. */
   onTreeUpdate(listener: (update: TreeUpdate) => void): () => void {
-    this.#updateListeners.add(listener);
-    return () => this.#updateListeners.delete(listener);
+    return this.#frames.onTreeUpdate(listener);
   }
 
   /**
@@ -272,124 +193,14 @@ export class App implements Host, InputEnv {
    * tree update, or null when the frame changed nothing.
    */
   frame(): TreeUpdate | null {
-    if (this.#closed) return null;
-    if (this.#frameTimer !== undefined) clearTimeout(this.#frameTimer);
-    this.#frameTimer = undefined;
-    this.#frameScheduled = false;
-    this.#inFrame = true;
-    const at = Date.now();
-    const start = performance.now();
-    let update: TreeUpdate | null = null;
-    let afterEffects = start;
-    let afterLayout = start;
-    let afterRender = start;
-    try {
-      this.runEffects();
-      afterEffects = performance.now();
-      // A failure in one phase is reported and the frame goes on: the app keeps running.
-      try {
-        this.#rebuildStructure();
-        this.#focusOpenedOverlay();
-        const { width, height } = this.renderer.size();
-        layoutWindow(this.root, width, height, this.#overlays);
-        this.#updateWhereThingsAre(width, height);
-      } catch (error) {
-        this.reportError(error, "the layout of a frame");
-      }
-      afterLayout = performance.now();
-      try {
-        this.renderer.render(this);
-      } catch (error) {
-        this.reportError(error, "the renderer");
-      }
-      afterRender = performance.now();
-      update = this.tree.commit();
-    } finally {
-      this.#inFrame = false;
-    }
-    const end = performance.now();
-    const hidden = this.#secureInput;
-    // A frame the typing chained to (an effect writing a signal) is hidden too.
-    this.#secureInput = hidden && (this.runtime.pending || this.#structureDirty.size > 0);
-    if (!hidden) {
-      this.#recordFrame({
-        revision: this.tree.revision,
-        changed: update !== null,
-        effectsMs: afterEffects - start,
-        layoutMs: afterLayout - afterEffects,
-        renderMs: afterRender - afterLayout,
-        totalMs: end - start,
-        at,
-      });
-    }
-    if (update !== null) {
-      for (const listener of this.#updateListeners) listener(update);
-    }
-    // Effects queued by the frame's own work (a binding writing a signal) get a frame too.
-    if (this.runtime.pending || this.#structureDirty.size > 0) this.requestFrame();
-    return update;
-  }
-
-  #recordFrame(timing: FrameTiming): void {
-    this.frames.push(timing);
-    if (this.frames.length > RECENT_FRAMES) {
-      this.frames.splice(0, this.frames.length - RECENT_FRAMES);
-    }
-  }
-
-  /** Sets `offscreen` from the layout just made, and `modal` on the topmost open dialog. */
-  #updateWhereThingsAre(width: number, height: number): void {
-    this.#offscreen.update(this.root, this.#overlays, width, height, this.#childrenChanged);
-    this.#childrenChanged.clear();
-    const top = this.#topDialog();
-    if (top === this.#modal) return;
-    if (this.#modal?.node && this.#modal.mounted) {
-      this.tree.setState(this.#modal.node, "modal", false);
-    }
-    if (top?.node) this.tree.setState(top.node, "modal", true);
-    this.#modal = top;
-  }
-
-  /** The topmost open dialog, or null when none is open. */
-  #topDialog(): Element | null {
-    let top: Element | null = null;
-    for (const overlay of this.#overlays) if (overlay.mounted) top = overlay;
-    return top;
-  }
-
-  #focusOpenedOverlay(): void {
-    const overlay = this.#focusInto;
-    this.#focusInto = null;
-    if (overlay === null || !overlay.mounted) return;
-    const first = firstFocusable(overlay);
-    if (first !== null) this.focus(first);
-  }
-
-  #rebuildStructure(): void {
-    if (this.#structureDirty.size === 0) return;
-    const parents = new Set<Element>();
-    for (const element of this.#structureDirty) {
-      if (!element.mounted) continue;
-      const semantic = element.semanticElement;
-      if (semantic !== null) parents.add(semantic);
-    }
-    this.#structureDirty.clear();
-    for (const parent of parents) {
-      if (!parent.mounted) continue;
-      const nodes: SemanticNode[] = [];
-      collectChildNodes(parent, nodes);
-      this.tree.setChildren(parent.node!, nodes);
-    }
+    return this.#frames.run();
   }
 
   // ── Acting ──────────────────────────────────────────────────────────────────────────
 
   /** The element behind a node id. */
   elementById(id: number): Element | undefined {
-    const node = this.tree.get(id);
-    if (node === undefined) return undefined;
-    const element = this.#elements.get(node);
-    return element?.mounted ? element : undefined;
+    return this.#acting.elementById(id);
   }
 
   /**
@@ -402,32 +213,7 @@ export class App implements Host, InputEnv {
    * after both. Throws ActionError with the contract's message when refused.
    */
   act(id: number, action: Action | unknown, revision?: number, actor: Actor = "agent"): number {
-    if (this.#closed) throw new Error("the app has closed");
-    if (this.#frameScheduled || this.runtime.pending) this.frame(); // answer between frames
-    if (typeof id !== "number" || !Number.isInteger(id)) {
-      throw new ActionError("invalid", "invalid arguments: id must be a whole number");
-    }
-    if (revision !== undefined && (typeof revision !== "number" || !Number.isInteger(revision))) {
-      throw new ActionError("invalid", "invalid arguments: revision must be a whole number");
-    }
-    const parsed = parseAction(action);
-    const element = this.elementById(id);
-    if (element === undefined) throw new ActionError("no_node", noNodeMessage(id));
-    // People reach only the top dialog already: hit testing and focus stop at it.
-    const modal = actor === "agent" ? this.#topDialog() : null;
-    if (modal !== null && !isWithin(element, modal)) {
-      throw new ActionError("modal", behindModalMessage(modal.node?.id ?? 0));
-    }
-    guardAction(element, parsed, actor);
-    if (revision !== undefined && revision !== this.tree.revision) {
-      throw new ActionError("stale_revision", staleRevisionMessage(this.tree.revision));
-    }
-    if (parsed.action !== "scroll" && !this.#offscreen.inView(element)) {
-      scrollIntoView(element, () => this.frame());
-      // The scroll's frame ran the app's effects: the node may have gone with them.
-      if (!element.mounted) throw new ActionError("no_node", noNodeMessage(id));
-    }
-    return this.actOn(element, parsed, actor);
+    return this.#acting.act(id, action, revision, actor);
   }
 
   /**
@@ -438,22 +224,7 @@ export class App implements Host, InputEnv {
    * the app's handler is reported and the app goes on.
    */
   actOn(element: Element, action: Action, actor: Actor): number {
-    if (this.#closed) throw new Error("the app has closed");
-    const typing = action.action === "type_text" || action.action === "press_key";
-    const secureBefore = this.#secureInput;
-    // The frame a keystroke causes would give away its time, to the millisecond.
-    if (typing && element.secure) this.#secureInput = true;
-    try {
-      performAction(this, element, action, actor);
-    } catch (error) {
-      if (error instanceof ActionError) {
-        this.#secureInput = secureBefore; // refused: no frame follows
-        throw error;
-      }
-      this.reportError(error, `the ${action.action} handler`);
-    }
-    this.frame();
-    return this.tree.revision;
+    return this.#acting.actOn(element, action, actor);
   }
 
   // ── The agent server ────────────────────────────────────────────────────────────────
@@ -470,7 +241,7 @@ export class App implements Host, InputEnv {
    */
   announceServer(socketPath: string | null): void {
     this.#serverSocket = socketPath;
-    if (!this.#closed && this.renderer.serverListening !== undefined) {
+    if (!this.closed && this.renderer.serverListening !== undefined) {
       this.renderer.serverListening(socketPath);
       this.requestFrame();
     } else if (socketPath !== null) {
@@ -489,15 +260,13 @@ export class App implements Host, InputEnv {
 
   /** True once closed. */
   get closed(): boolean {
-    return this.#closed;
+    return this.#frames.closed;
   }
 
   /** Unmounts everything (cleanups run, tools go) and releases the renderer. */
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    if (this.#frameTimer !== undefined) clearTimeout(this.#frameTimer);
-    this.#frameScheduled = false;
+    if (this.closed) return;
+    this.#frames.close();
     try {
       disposeOwner(this.#rootOwner);
     } catch (error) {
@@ -505,20 +274,5 @@ export class App implements Host, InputEnv {
     }
     this.renderer.close();
     this.quit();
-  }
-}
-
-/** True when `element` is `ancestor` or inside it. */
-function isWithin(element: Element, ancestor: Element): boolean {
-  for (let current: Element | null = element; current !== null; current = current.parent) {
-    if (current === ancestor) return true;
-  }
-  return false;
-}
-
-function collectChildNodes(element: Element, into: SemanticNode[]): void {
-  for (const child of element.children) {
-    if (child.node !== null) into.push(child.node);
-    else collectChildNodes(child, into);
   }
 }

@@ -1,0 +1,119 @@
+/**
+ * Acting on the app by node id, as agents and tests do, and on an element, as a person's
+ * input does. `act()` checks the arguments, the node, the modal dialog, the node's own guards
+ * and the revision, in that order, scrolls the node into view when it is offscreen, performs
+ * the action as input would, runs the frame it caused and answers with that frame's
+ * revision.
+ *
+ * @module
+ */
+
+import {
+  type Action,
+  ActionError,
+  type Actor,
+  behindModalMessage,
+  guardAction,
+  type InputEnv,
+  noNodeMessage,
+  parseAction,
+  performAction,
+  staleRevisionMessage,
+} from "../input/action.ts";
+import { scrollIntoView } from "../layout/visible.ts";
+import type { ReactiveRuntime } from "../reactive/mod.ts";
+import type { SemanticNode, SemanticTree } from "../semantics/mod.ts";
+import type { Element } from "../ui/element.ts";
+import { type FocusState, isWithin } from "./focus.ts";
+import type { FrameLoop } from "./frame_loop.ts";
+
+/** What acting works on: the parts of one app. */
+export interface ActingParts {
+  /** The app as input sees it; handlers run against it. */
+  env: InputEnv;
+  runtime: ReactiveRuntime;
+  tree: SemanticTree;
+  frames: FrameLoop;
+  focus: FocusState;
+  reportError(error: unknown, where: string): void;
+}
+
+/** Finds elements by node id and performs actions on them. */
+export class Acting {
+  readonly #parts: ActingParts;
+  readonly #elements = new WeakMap<SemanticNode, Element>();
+
+  /**
+   * Creates the acting part of one app.
+   *
+   * @param parts the app's parts that an action works on
+   */
+  constructor(parts: ActingParts) {
+    this.#parts = parts;
+  }
+
+  /** Remembers which element owns a node, so actions by id find it. */
+  register(element: Element): void {
+    if (element.node !== null) this.#elements.set(element.node, element);
+  }
+
+  /** The element behind a node id, while it is mounted. */
+  elementById(id: number): Element | undefined {
+    const node = this.#parts.tree.get(id);
+    if (node === undefined) return undefined;
+    const element = this.#elements.get(node);
+    return element?.mounted ? element : undefined;
+  }
+
+  /** See `App.act()`. */
+  act(id: number, action: Action | unknown, revision: number | undefined, actor: Actor): number {
+    const { frames, runtime, tree, focus } = this.#parts;
+    if (frames.closed) throw new Error("the app has closed");
+    if (frames.pending || runtime.pending) frames.run(); // answer between frames
+    if (typeof id !== "number" || !Number.isInteger(id)) {
+      throw new ActionError("invalid", "invalid arguments: id must be a whole number");
+    }
+    if (revision !== undefined && (typeof revision !== "number" || !Number.isInteger(revision))) {
+      throw new ActionError("invalid", "invalid arguments: revision must be a whole number");
+    }
+    const parsed = parseAction(action);
+    const element = this.elementById(id);
+    if (element === undefined) throw new ActionError("no_node", noNodeMessage(id));
+    // People reach only the top dialog already: hit testing and focus stop at it.
+    const modal = actor === "agent" ? focus.topDialog() : null;
+    if (modal !== null && !isWithin(element, modal)) {
+      throw new ActionError("modal", behindModalMessage(modal.node?.id ?? 0));
+    }
+    guardAction(element, parsed, actor);
+    if (revision !== undefined && revision !== tree.revision) {
+      throw new ActionError("stale_revision", staleRevisionMessage(tree.revision));
+    }
+    if (parsed.action !== "scroll" && !frames.inView(element)) {
+      scrollIntoView(element, () => frames.run());
+      // The scroll's frame ran the app's effects: the node may have gone with them.
+      if (!element.mounted) throw new ActionError("no_node", noNodeMessage(id));
+    }
+    return this.actOn(element, parsed, actor);
+  }
+
+  /** See `App.actOn()`. */
+  actOn(element: Element, action: Action, actor: Actor): number {
+    const { frames, tree } = this.#parts;
+    if (frames.closed) throw new Error("the app has closed");
+    const typing = action.action === "type_text" || action.action === "press_key";
+    const secureBefore = frames.secureInput;
+    // The frame a keystroke causes would give away its time, to the millisecond.
+    if (typing && element.secure) frames.secureInput = true;
+    try {
+      performAction(this.#parts.env, element, action, actor);
+    } catch (error) {
+      if (error instanceof ActionError) {
+        frames.secureInput = secureBefore; // refused: no frame follows
+        throw error;
+      }
+      this.#parts.reportError(error, `the ${action.action} handler`);
+    }
+    frames.run();
+    return tree.revision;
+  }
+}

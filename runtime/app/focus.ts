@@ -1,0 +1,168 @@
+/**
+ * The app's focus, hover and open dialogs: which element has the keyboard, which one the
+ * pointer is over, which dialogs are open (the top one keeps focus inside it), and where
+ * focus goes when an element leaves or a dialog opens or closes. The app's `focus()`,
+ * `moveFocus()`, `hover()` and the like come here.
+ *
+ * @module
+ */
+
+import type { SemanticTree } from "../semantics/mod.ts";
+import type { Element } from "../ui/element.ts";
+
+/** True when `element` is `ancestor` or inside it. */
+export function isWithin(element: Element | null, ancestor: Element): boolean {
+  for (let current = element; current !== null; current = current.parent) {
+    if (current === ancestor) return true;
+  }
+  return false;
+}
+
+/** Focus, hover and the open dialogs of one app. */
+export class FocusState {
+  readonly #tree: SemanticTree;
+  readonly #root: Element;
+  readonly #changed: () => void;
+  #focused: Element | null = null;
+  #hovered: Element | null = null;
+  readonly #overlays = new Set<Element>();
+  readonly #focusBeforeOverlay = new Map<Element, Element | null>();
+  /** The dialog that opened since the last frame: focus moves into it once it has content. */
+  #focusInto: Element | null = null;
+
+  /**
+   * Creates the focus state of the app whose window element is `root`.
+   *
+   * @param tree the app's semantic tree, whose `focused` and `hovered` states follow
+   * @param root the window element, the scope of Tab order when no dialog is open
+   * @param changed asks for a frame after a change
+   */
+  constructor(tree: SemanticTree, root: Element, changed: () => void) {
+    this.#tree = tree;
+    this.#root = root;
+    this.#changed = changed;
+  }
+
+  /** The element with focus. */
+  get focused(): Element | null {
+    return this.#focused;
+  }
+
+  /** The open dialogs, oldest first, as a live set (layout reads it every frame). */
+  get overlaySet(): ReadonlySet<Element> {
+    return this.#overlays;
+  }
+
+  /** Moves focus to `element`, or clears it with null; `focusChanged` runs on both sides. */
+  focus(element: Element | null): void {
+    if (element === this.#focused) return;
+    const previous = this.#focused;
+    this.#focused = element;
+    if (previous !== null && previous.mounted) {
+      if (previous.node !== null) this.#tree.setState(previous.node, "focused", false);
+      previous.behavior.focusChanged?.(false);
+    }
+    if (element !== null) {
+      if (element.node !== null) this.#tree.setState(element.node, "focused", true);
+      element.behavior.focusChanged?.(true);
+    }
+    this.#changed();
+  }
+
+  /** Marks `element` as under the pointer, or none with null. */
+  hover(element: Element | null): void {
+    if (element === this.#hovered) return;
+    const previous = this.#hovered;
+    this.#hovered = element;
+    if (previous?.node && previous.mounted) this.#tree.setState(previous.node, "hovered", false);
+    if (element?.node) this.#tree.setState(element.node, "hovered", true);
+    this.#changed();
+  }
+
+  /** Moves focus to the next (1) or previous (-1) focusable element, within the top dialog. */
+  moveFocus(direction: 1 | -1): void {
+    // An open dialog keeps focus inside it, as a modal one does.
+    const scope = [...this.#overlays].at(-1) ?? this.#root;
+    const order: Element[] = [];
+    const stack = [scope];
+    while (stack.length > 0) {
+      const element = stack.pop()!;
+      if (element.disabled) continue;
+      if (element.behavior.focusable) order.push(element);
+      for (let index = element.children.length - 1; index >= 0; index--) {
+        stack.push(element.children[index]!);
+      }
+    }
+    if (order.length === 0) return;
+    const index = this.#focused === null ? -1 : order.indexOf(this.#focused);
+    const next = index === -1
+      ? (direction === 1 ? order[0]! : order[order.length - 1]!)
+      : order[(index + direction + order.length) % order.length]!;
+    this.focus(next);
+  }
+
+  /** A dialog opened: focus moves into it at the next frame, and back when it closes. */
+  addOverlay(element: Element): void {
+    this.#overlays.add(element);
+    this.#focusBeforeOverlay.set(element, this.#focused);
+    this.#focusInto = element;
+  }
+
+  /**
+   * `element` and its subtree left the app: focus and hover inside it go, a dialog inside it
+   * closes and gives focus back to where it was when it opened, or else focus goes to the
+   * nearest ancestor that can take it, so the keyboard is never left nowhere.
+   */
+  elementRemoved(element: Element): void {
+    const lostFocus = isWithin(this.#focused, element);
+    if (lostFocus) this.#focused = null; // its node is going away with it
+    if (isWithin(this.#hovered, element)) this.#hovered = null;
+    let restore: Element | null = null;
+    for (const overlay of this.#overlays) {
+      if (!isWithin(overlay, element)) continue;
+      this.#overlays.delete(overlay);
+      const before = this.#focusBeforeOverlay.get(overlay) ?? null;
+      this.#focusBeforeOverlay.delete(overlay);
+      if (this.#focusInto === overlay) this.#focusInto = null;
+      if (lostFocus && before !== null && before.mounted && !isWithin(before, element)) {
+        restore = before;
+      }
+    }
+    if (!lostFocus) return;
+    // A menu, when the item chosen goes away with it.
+    for (
+      let current = element.parent;
+      restore === null && current !== null;
+      current = current.parent
+    ) {
+      if (current.behavior.focusable && !current.effectivelyDisabled) restore = current;
+    }
+    if (restore !== null) this.focus(restore);
+  }
+
+  /** Moves focus into the dialog that opened since the last frame, now that it has content. */
+  focusOpenedOverlay(): void {
+    const overlay = this.#focusInto;
+    this.#focusInto = null;
+    if (overlay === null || !overlay.mounted) return;
+    const stack = [overlay];
+    while (stack.length > 0) {
+      const element = stack.pop()!;
+      if (element.disabled) continue;
+      if (element.behavior.focusable) {
+        this.focus(element);
+        return;
+      }
+      for (let index = element.children.length - 1; index >= 0; index--) {
+        stack.push(element.children[index]!);
+      }
+    }
+  }
+
+  /** The topmost open dialog, or null when none is open. */
+  topDialog(): Element | null {
+    let top: Element | null = null;
+    for (const overlay of this.#overlays) if (overlay.mounted) top = overlay;
+    return top;
+  }
+}
