@@ -1,10 +1,9 @@
 /**
- * One running app: its reactive runtime, element tree, semantic tree and tools, put together
- * from parts by role — the frame loop (`frame_loop.ts`: effects, structure, layout, render,
- * revision, timings), focus and the open dialogs (`focus.ts`), acting by node id or on an
- * element (`acting.ts`), and the timings inspection reads (`frame_timings.ts`). `App` is the
- * one object the rest of the runtime and apps see: the host of its elements, the input
- * environment of a person's and an agent's actions, and the source its renderer draws.
+ * One running app: its reactive runtime, element tree, semantic tree and tools, made of parts
+ * by role — the frame loop (`frame_loop.ts`), focus and open dialogs (`focus.ts`), acting
+ * (`acting.ts`) and the frame timings inspection reads (`frame_timings.ts`). `App` is what
+ * the rest of the runtime sees: its elements' host, its input's environment, its renderer's
+ * source.
  *
  * @module
  */
@@ -76,26 +75,11 @@ export class App implements Host, InputEnv {
     this.tree = new SemanticTree(options.title);
     this.root = new Element("window", this, this.#rootOwner, this.tree.root);
     const reportError = (error: unknown, where: string) => this.reportError(error, where);
-    const { runtime, tree, root } = this;
-    this.#focus = new FocusState(tree, root, () => this.requestFrame());
-    const focus = this.#focus;
-    this.#frames = new FrameLoop({
-      source: this,
-      renderer: this.renderer,
-      runtime,
-      tree,
-      root,
-      focus,
-      reportError,
-    });
-    this.#acting = new Acting({
-      env: this,
-      runtime,
-      tree,
-      frames: this.#frames,
-      focus,
-      reportError,
-    });
+    const { runtime, tree, root, renderer } = this;
+    const parts = { source: this, env: this, renderer, runtime, tree, root, reportError };
+    const focus = (this.#focus = new FocusState(tree, root, () => this.requestFrame()));
+    const frames = (this.#frames = new FrameLoop({ ...parts, focus }));
+    this.#acting = new Acting({ ...parts, focus, frames });
     this.registerElement(this.root);
     runWithOwner(this.#rootOwner, () => {
       this.root.append(rootView.mount({ host: this, owner: this.#rootOwner }));
@@ -206,22 +190,17 @@ export class App implements Host, InputEnv {
   /**
    * Performs `action` on node `id` as input would, at `revision` (the current one when
    * omitted), runs the frame it caused and returns the revision after it. Checks run in the
-   * contract's order — arguments, the node exists, it is not behind a modal dialog, it takes
-   * the action (not disabled), the revision — so the first refusal is the one that matters
-   * most to the caller. A node that is offscreen is scrolled into view first, as a person
-   * would (the action `scroll` excepted: it moves the view itself); the revision returned is
-   * after both. Throws ActionError with the contract's message when refused.
+   * contract's order (arguments, node, modal dialog, disabled, revision); an offscreen node
+   * is scrolled into view first. Throws ActionError with the contract's message when refused.
    */
   act(id: number, action: Action | unknown, revision?: number, actor: Actor = "agent"): number {
     return this.#acting.act(id, action, revision, actor);
   }
 
   /**
-   * Performs a checked action on an element as input would and runs the frame it caused;
-   * returns the revision after it. `act()` comes here after its checks; a person's clicks
-   * and keys (`runtime/input/person.ts`) come here with the element under the pointer or
-   * with focus. Throws ActionError when the guards refuse the action; an error thrown by
-   * the app's handler is reported and the app goes on.
+   * Performs a checked action on an element as input would (a person's clicks and keys come
+   * here) and runs the frame it caused; returns the revision after it. Throws ActionError
+   * when the guards refuse; an error thrown by the app's handler is reported.
    */
   actOn(element: Element, action: Action, actor: Actor): number {
     return this.#acting.actOn(element, action, actor);
