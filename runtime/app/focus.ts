@@ -7,15 +7,13 @@
  * @module
  */
 
+import { closest } from "../input/action.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
 import type { Element } from "../ui/element.ts";
 
 /** True when `element` is `ancestor` or inside it. */
 export function isWithin(element: Element | null, ancestor: Element): boolean {
-  for (let current = element; current !== null; current = current.parent) {
-    if (current === ancestor) return true;
-  }
-  return false;
+  return element !== null && closest(element, (candidate) => candidate === ancestor) !== null;
 }
 
 /** Focus, hover and the open dialogs of one app. */

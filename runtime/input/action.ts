@@ -216,7 +216,11 @@ export interface InputEnv {
 /** Who acts: agents are refused where people are not (typing into secure fields). */
 export type Actor = "agent" | "user";
 
-function closest(element: Element, test: (element: Element) => boolean): Element | null {
+/** `element` or its nearest ancestor that passes `test`, or null when none does. */
+export function closest(
+  element: Element,
+  test: (element: Element) => boolean,
+): Element | null {
   for (let current: Element | null = element; current !== null; current = current.parent) {
     if (test(current)) return current;
   }

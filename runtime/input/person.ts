@@ -16,7 +16,7 @@ import { childrenIn, intersectRects, isEmptyRect, type Rect } from "../layout/vi
 import { splitGraphemes } from "../text/cell_width.ts";
 import type { Element } from "../ui/element.ts";
 import { takesFocus } from "../ui/focus.ts";
-import { type Action, ActionError, type Actor, type InputEnv } from "./action.ts";
+import { type Action, ActionError, type Actor, closest, type InputEnv } from "./action.ts";
 import { formatKeybind, type Keybind } from "../text/keybind.ts";
 
 /** What a person's input needs from the app: the `App` is one. */
@@ -42,13 +42,6 @@ function actAsPerson(env: PersonEnv, element: Element, action: Action): boolean 
     if (error instanceof ActionError) return false;
     throw error;
   }
-}
-
-function closest(element: Element, test: (element: Element) => boolean): Element | null {
-  for (let current: Element | null = element; current !== null; current = current.parent) {
-    if (test(current)) return current;
-  }
-  return null;
 }
 
 /** The deepest element drawn at window point (x, y) under `element` placed at its origin. */
