@@ -463,7 +463,7 @@ Deno.test("crowndev reads views of the tree and what changed", async (t) => {
     });
 
     await t.step("--max-bytes cuts with a line naming the arguments, and they fit", async () => {
-      const budget = 90;
+      const budget = 110; // room for a row and the cut line, which now repeats the budget
       const first = await scene.run(
         "tree",
         views.app,
@@ -479,7 +479,9 @@ Deno.test("crowndev reads views of the tree and what changed", async (t) => {
       const cut = /^ … (\d+) more items?: ui_tree (\{.*\})$/m.exec(first.stdout);
       assert.ok(cut, `no cut line in:\n${first.stdout}`);
       const args = JSON.parse(cut[2]!);
-      assert.deepEqual(Object.keys(args).sort(), ["depth", "from", "root"]);
+      // The caller's budget repeats in the cut line (issue 12 review, point 3).
+      assert.deepEqual(Object.keys(args).sort(), ["depth", "from", "max_bytes", "root"]);
+      assert.equal(args.max_bytes, budget);
       assert.equal(args.root, list);
       assert.equal(args.depth, 1);
       const rest = await scene.run(
