@@ -39,7 +39,7 @@ export interface TreeUpdate {
 export class SemanticTree {
   /** The window node: every other attached node descends from it. */
   readonly root: SemanticNode;
-  readonly #nodes = new Map<number, SemanticNode>();
+  readonly #nodes = new NodeIndex();
   #nextId = 1;
   #revision = 0;
   #touched = new Set<SemanticNode>();
@@ -80,7 +80,7 @@ export class SemanticTree {
   /** Creates a detached node with a fresh id; attach it with `setChildren`. */
   createNode(role: Role): SemanticNode {
     const node = new SemanticNode(this.#nextId++, role);
-    this.#nodes.set(node.id, node);
+    this.#nodes.add(node);
     this.#touched.add(node);
     this.#created.add(node);
     return node;
@@ -182,7 +182,7 @@ export class SemanticTree {
   #forget(node: SemanticNode): void {
     node.attached = false;
     node.parent = null;
-    this.#nodes.delete(node.id);
+    this.#nodes.delete(node);
     this.#touched.delete(node);
     this.#derived.delete(node);
     this.#nameSources.delete(node);
@@ -248,6 +248,56 @@ export class SemanticTree {
         stack.push(node.children[index]!);
       }
     }
+  }
+}
+
+/** How many ids a page of {@link NodeIndex} holds. */
+const PAGE_SIZE = 256;
+
+/**
+ * The nodes of a tree by id. Ids are handed out in order and never reused, so the index is
+ * an array of pages of consecutive ids rather than a `Map` (which costs about 40 bytes a node
+ * against 8): a page is dropped once every node on it was removed, so a list whose rows come
+ * and go does not keep the ids it used up.
+ */
+class NodeIndex {
+  readonly #pages: ((SemanticNode | undefined)[] | undefined)[] = [];
+  readonly #counts: number[] = [];
+  #size = 0;
+
+  /** How many nodes it holds. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The node with `id`, if it holds it. */
+  get(id: number): SemanticNode | undefined {
+    if (!Number.isSafeInteger(id) || id < 0) return undefined;
+    return this.#pages[Math.floor(id / PAGE_SIZE)]?.[id % PAGE_SIZE];
+  }
+
+  /** Adds `node`, whose id it does not hold yet. */
+  add(node: SemanticNode): void {
+    const page = Math.floor(node.id / PAGE_SIZE);
+    while (this.#pages.length <= page) {
+      this.#pages.push(undefined);
+      this.#counts.push(0);
+    }
+    const slots = this.#pages[page] ??= new Array<SemanticNode | undefined>(PAGE_SIZE);
+    slots[node.id % PAGE_SIZE] = node;
+    this.#counts[page]!++;
+    this.#size++;
+  }
+
+  /** Removes `node`, if it holds it. */
+  delete(node: SemanticNode): void {
+    const page = Math.floor(node.id / PAGE_SIZE);
+    const slots = this.#pages[page];
+    const slot = node.id % PAGE_SIZE;
+    if (slots === undefined || slots[slot] !== node) return;
+    slots[slot] = undefined;
+    this.#size--;
+    if (--this.#counts[page]! === 0) this.#pages[page] = undefined;
   }
 }
 

@@ -507,3 +507,29 @@ Deno.test("SemanticTree rows named by their content", async (t) => {
     assert.equal(list.name, undefined);
   });
 });
+
+Deno.test("SemanticTree finds its nodes by id while thousands come and go", () => {
+  const tree = new SemanticTree("Log");
+  const list = tree.createNode("list");
+  tree.setChildren(tree.root, [list]);
+  const kept: number[] = [];
+  for (let round = 0; round < 20; round++) {
+    const rows = Array.from({ length: 300 }, () => tree.createNode("list_item"));
+    tree.setChildren(list, [...list.children, ...rows]);
+    // Every round keeps one row and removes the others: ids are never reused.
+    for (const row of rows.slice(1)) tree.remove(row);
+    kept.push(rows[0]!.id);
+    tree.commit();
+  }
+  assert.equal(tree.size, 2 + kept.length);
+  assert.deepEqual(list.children.map((row) => row.id), kept);
+  for (const id of kept) assert.equal(tree.get(id)?.id, id);
+  assert.equal(tree.get(kept[0]! + 1), undefined); // removed
+  assert.equal(tree.get(1), tree.root);
+  for (const id of [0, -1, 1.5, Number.NaN, 2 ** 40, Infinity]) {
+    assert.equal(tree.get(id), undefined, `get(${id})`);
+  }
+  const next = tree.createNode("text");
+  assert.equal(next.id, kept.at(-1)! + 300);
+  assert.equal(tree.get(next.id), next);
+});
