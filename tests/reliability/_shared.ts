@@ -37,13 +37,7 @@ import {
 } from "../_app_process.ts";
 import { crowndev, type Run } from "../_crowndev_process.ts";
 import { crownmcpTransport } from "../_crownmcp.ts";
-
-function readEnv(name: string): string | undefined {
-  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-    return undefined;
-  }
-  return Deno.env.get(name);
-}
+import { readEnv } from "../../runtime/app/env.ts";
 
 /** True in the long form (`deno task soak`, `CROWNUI_SOAK=1`). */
 export const SOAK: boolean = readEnv("CROWNUI_SOAK") === "1";

@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { getuid } from "../../ffi/mod.ts";
+import { readEnv } from "../../runtime/app/env.ts";
 import {
   callTool,
   exists,
@@ -305,8 +306,7 @@ async function startFailsCleanly(runtimeDir: string): Promise<string> {
  * `CROWNUI_TEST_NO_MOUNT=1` makes the test behave as where mounting is not allowed, to try
  * the ways it falls back on.
  */
-const MOUNT_OFF = Deno.permissions.querySync({ name: "env", variable: "CROWNUI_TEST_NO_MOUNT" })
-      .state === "granted" && Deno.env.get("CROWNUI_TEST_NO_MOUNT") === "1";
+const MOUNT_OFF = readEnv("CROWNUI_TEST_NO_MOUNT") === "1";
 
 Deno.test("faults: a socket directory that cannot be written: CUI0408 and a running app", async (t) => {
   const runtimeDir = await makeRuntimeDir("crownui-reliability-disk-");
