@@ -43,8 +43,11 @@ export class SemanticTree {
   #nextId = 1;
   #revision = 0;
   #touched = new Set<SemanticNode>();
-  /** Nodes created since the last commit: no consumer has seen them yet. */
-  #created = new Set<SemanticNode>();
+  /**
+   * The first id handed out since the last commit: nodes from it on were created since, and
+   * no consumer has seen them yet (ids are handed out in order, so no Set is needed).
+   */
+  #firstCreatedId = 1;
   #removed: number[] = [];
   /** Rows whose name was derived from their content, not set by the app. */
   readonly #derived = new Set<SemanticNode>();
@@ -82,7 +85,6 @@ export class SemanticTree {
     const node = new SemanticNode(this.#nextId++, role);
     this.#nodes.add(node);
     this.#touched.add(node);
-    this.#created.add(node);
     return node;
   }
 
@@ -187,7 +189,7 @@ export class SemanticTree {
     this.#derived.delete(node);
     this.#nameSources.delete(node);
     // A node created and removed within one frame was never seen: it is no change to report.
-    if (!this.#created.delete(node)) this.#removed.push(node.id);
+    if (node.id < this.#firstCreatedId) this.#removed.push(node.id);
     for (const child of node.children) this.#forget(child);
   }
 
@@ -208,7 +210,7 @@ export class SemanticTree {
       removed: this.#removed,
     };
     this.#touched = new Set();
-    this.#created = new Set();
+    this.#firstCreatedId = this.#nextId;
     this.#removed = [];
     return update;
   }
