@@ -14,6 +14,12 @@ export {
 } from "./server.ts";
 export { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
 export { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
+export {
+  INSPECT_SECTIONS,
+  type InspectParts,
+  type InspectSection,
+  type PartialSnapshot,
+} from "../app/inspect.ts";
 export { AppHost } from "./app_host.ts";
 export { DEFAULT_WAIT_MS, MAX_WAIT_MS, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
 export type { ChangesAnswer, FoundNodes, NodeMatch } from "../semantics/mod.ts";
