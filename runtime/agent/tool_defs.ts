@@ -76,12 +76,9 @@ export const BUILTIN_TOOLS: Tool[] = [
     description:
       "Finds nodes; returns each match's id, role, name, path, value and states, and the revision.",
     inputSchema: queryShape({
-      id: { type: "integer", description: "This node only" },
+      id: { type: "integer" },
       limit: { type: "integer", minimum: 1, description: "Most matches (default 50)" },
-      full: {
-        type: "boolean",
-        description: "Names and values whole (else over 1000 chars are cut)",
-      },
+      full: { type: "boolean" },
     }, true),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -135,23 +132,14 @@ export const BUILTIN_TOOLS: Tool[] = [
     name: BUILTIN_TOOL.inspect,
     title: "Inspect the app",
     description:
-      "The tree with each node's cells, live signals and frame timings, as JSON. Over budget, cut lists keep their first entries and cut says what was left out and the arguments that show it.",
+      "Tree, each node's cells, live signals, frame timings (JSON); cut: what the budget left out.",
     inputSchema: {
       type: "object",
       properties: {
-        sections: {
-          type: "array",
-          items: { type: "string", enum: [...INSPECT_SECTIONS] },
-          description: "Default all",
-        },
-        root: { type: "integer", description: "Tree and layout of this node's subtree" },
-        from: { type: "integer", minimum: 0, description: "Skip this many entries of each list" },
-        max_bytes: {
-          type: "integer",
-          minimum: 1024,
-          maximum: MAX_TREE_BYTES,
-          description: `Budget in bytes (default ${DEFAULT_TREE_BYTES})`,
-        },
+        sections: { type: "array", items: { enum: [...INSPECT_SECTIONS] } },
+        root: { type: "integer" },
+        from: { type: "integer", minimum: 0 },
+        max_bytes: { type: "integer", minimum: 1024, maximum: MAX_TREE_BYTES },
       },
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
