@@ -10,9 +10,10 @@
 import { invalidateLayout, layoutWindow } from "../layout/layout.ts";
 import { OffscreenTracker } from "../layout/visible.ts";
 import type { ReactiveRuntime } from "../reactive/mod.ts";
-import type { SemanticNode, SemanticTree, TreeUpdate } from "../semantics/mod.ts";
+import type { SemanticTree, TreeUpdate } from "../semantics/mod.ts";
 import type { Element } from "../ui/element.ts";
 import type { FocusState } from "./focus.ts";
+import { StructureChanges } from "./structure.ts";
 import { type FrameTiming, recordFrame } from "./frame_timings.ts";
 import type { Renderer, RenderSource } from "./renderer.ts";
 
@@ -35,9 +36,7 @@ export class FrameLoop {
   /** Set while the frames being run were caused by typing into a secure node. */
   secureInput = false;
   readonly #parts: FrameParts;
-  readonly #structureDirty = new Set<Element>();
-  /** Elements whose children changed since the offscreen states were last updated. */
-  readonly #childrenChanged = new Set<Element>();
+  readonly #structure = new StructureChanges();
   readonly #updateListeners = new Set<(update: TreeUpdate) => void>();
   readonly #offscreen = new OffscreenTracker();
   /** The dialog whose node carries `modal`: the topmost open one. */
@@ -79,8 +78,7 @@ export class FrameLoop {
 
   /** The element's children changed: rebuild the semantic children around it. */
   markStructureDirty(element: Element): void {
-    this.#structureDirty.add(element);
-    this.#childrenChanged.add(element);
+    this.#structure.mark(element);
     this.request();
   }
 
@@ -128,7 +126,7 @@ export class FrameLoop {
       afterEffects = performance.now();
       // A failure in one phase is reported and the frame goes on: the app keeps running.
       try {
-        this.#rebuildStructure();
+        this.#structure.rebuild(tree);
         this.#parts.focus.focusOpenedOverlay();
         const { width, height } = renderer.size();
         layoutWindow(this.#parts.root, width, height, this.#parts.focus.overlaySet);
@@ -150,7 +148,7 @@ export class FrameLoop {
     const end = performance.now();
     const hidden = this.secureInput;
     // A frame the typing chained to (an effect writing a signal) is hidden too.
-    this.secureInput = hidden && (runtime.pending || this.#structureDirty.size > 0);
+    this.secureInput = hidden && (runtime.pending || this.#structure.pending);
     if (!hidden) {
       recordFrame(this.frames, {
         revision: tree.revision,
@@ -166,7 +164,7 @@ export class FrameLoop {
       for (const listener of this.#updateListeners) listener(update);
     }
     // Effects queued by the frame's own work (a binding writing a signal) get a frame too.
-    if (runtime.pending || this.#structureDirty.size > 0) this.request();
+    if (runtime.pending || this.#structure.pending) this.request();
     return update;
   }
 
@@ -180,36 +178,13 @@ export class FrameLoop {
   /** Sets `offscreen` from the layout just made, and `modal` on the topmost open dialog. */
   #updateWhereThingsAre(width: number, height: number): void {
     const { root, focus, tree } = this.#parts;
-    this.#offscreen.update(root, focus.overlaySet, width, height, this.#childrenChanged);
-    this.#childrenChanged.clear();
+    const changed = this.#structure.childrenChanged;
+    this.#offscreen.update(root, focus.overlaySet, width, height, changed);
+    changed.clear();
     const top = focus.topDialog();
     if (top === this.#modal) return;
     if (this.#modal?.node && this.#modal.mounted) tree.setState(this.#modal.node, "modal", false);
     if (top?.node) tree.setState(top.node, "modal", true);
     this.#modal = top;
-  }
-
-  #rebuildStructure(): void {
-    if (this.#structureDirty.size === 0) return;
-    const parents = new Set<Element>();
-    for (const element of this.#structureDirty) {
-      if (!element.mounted) continue;
-      const semantic = element.semanticElement;
-      if (semantic !== null) parents.add(semantic);
-    }
-    this.#structureDirty.clear();
-    for (const parent of parents) {
-      if (!parent.mounted) continue;
-      const nodes: SemanticNode[] = [];
-      collectChildNodes(parent, nodes);
-      this.#parts.tree.setChildren(parent.node!, nodes);
-    }
-  }
-}
-
-function collectChildNodes(element: Element, into: SemanticNode[]): void {
-  for (const child of element.children) {
-    if (child.node !== null) into.push(child.node);
-    else collectChildNodes(child, into);
   }
 }

@@ -1,0 +1,54 @@
+/**
+ * The semantic structure that follows the element tree: elements whose children changed are
+ * remembered, and at the next frame the semantic children of each affected node are set
+ * again from the elements under it (elements without a node of their own pass their
+ * children's nodes up).
+ *
+ * @module
+ */
+
+import type { SemanticNode, SemanticTree } from "../semantics/mod.ts";
+import type { Element } from "../ui/element.ts";
+
+/** The elements whose children changed, and the rebuild of their semantic children. */
+export class StructureChanges {
+  readonly #dirty = new Set<Element>();
+  /** Elements whose children changed since the offscreen states were last updated. */
+  readonly childrenChanged = new Set<Element>();
+
+  /** True when a rebuild is waiting. */
+  get pending(): boolean {
+    return this.#dirty.size > 0;
+  }
+
+  /** The element's children changed. */
+  mark(element: Element): void {
+    this.#dirty.add(element);
+    this.childrenChanged.add(element);
+  }
+
+  /** Sets the semantic children of every node whose elements' children changed. */
+  rebuild(tree: SemanticTree): void {
+    if (this.#dirty.size === 0) return;
+    const parents = new Set<Element>();
+    for (const element of this.#dirty) {
+      if (!element.mounted) continue;
+      const semantic = element.semanticElement;
+      if (semantic !== null) parents.add(semantic);
+    }
+    this.#dirty.clear();
+    for (const parent of parents) {
+      if (!parent.mounted) continue;
+      const nodes: SemanticNode[] = [];
+      collectChildNodes(parent, nodes);
+      tree.setChildren(parent.node!, nodes);
+    }
+  }
+}
+
+function collectChildNodes(element: Element, into: SemanticNode[]): void {
+  for (const child of element.children) {
+    if (child.node !== null) into.push(child.node);
+    else collectChildNodes(child, into);
+  }
+}
