@@ -89,9 +89,11 @@ export function inspectArguments(args: Record<string, unknown>): InspectRequest 
 }
 
 const encoder = new TextEncoder();
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 function jsonBytes(value: unknown): number {
-  return encoder.encode(JSON.stringify(value)).length;
+  const json = JSON.stringify(value);
+  return NOT_ASCII.test(json) ? encoder.encode(json).length : json.length;
 }
 
 /** The arguments that show `sections` as `request` asked, from list entry `from` on. */
@@ -122,20 +124,32 @@ export function budgetSnapshot(
 ): BudgetedSnapshot {
   const budget = request.maxBytes ?? DEFAULT_TREE_BYTES;
   const skip = request.from ?? 0;
-  const lists = new Map<ListSection, { entries: unknown[]; sizes: number[] }>();
+  // Each list with the bytes of its first k entries and their commas, for every k.
+  const lists = new Map<ListSection, { entries: unknown[]; upTo: number[] }>();
   for (const section of LISTS) {
     const entries = snapshot[section];
     if (entries === undefined) continue;
     const kept = (entries as unknown[]).slice(skip);
-    lists.set(section, { entries: kept, sizes: kept.map(jsonBytes) });
+    const upTo = [0];
+    for (let index = 0; index < kept.length; index++) {
+      upTo.push(upTo[index]! + jsonBytes(kept[index]) + (index > 0 ? 1 : 0));
+    }
+    lists.set(section, { entries: kept, upTo });
   }
   const longest = Math.max(0, ...[...lists.values()].map((list) => list.entries.length));
   // Measured once: a large tree's JSON is most of the work.
   const treeBytes = snapshot.tree === undefined ? 0 : jsonBytes(snapshot.tree);
   const alone = jsonBytes({ revision: snapshot.revision, tree: null }) - 4 + treeBytes;
 
-  /** The answer when each list keeps at most `cap` entries and the tree is kept or not. */
-  const build = (cap: number, withTree: boolean): { answer: BudgetedSnapshot; bytes: number } => {
+  /**
+   * The answer when each list keeps at most `cap` entries and the tree is kept or not, with
+   * its size; the lists are filled in only when `fill` is set (the last build).
+   */
+  const build = (
+    cap: number,
+    withTree: boolean,
+    fill = false,
+  ): { answer: BudgetedSnapshot; bytes: number } => {
     const answer: BudgetedSnapshot = { revision: snapshot.revision };
     const cut: string[] = [];
     let entryBytes = 0;
@@ -156,8 +170,7 @@ export function budgetSnapshot(
     for (const [section, list] of lists) {
       const kept = Math.min(cap, list.entries.length);
       Object.assign(answer, { [section]: [] });
-      for (let index = 0; index < kept; index++) entryBytes += list.sizes[index]!;
-      entryBytes += Math.max(0, kept - 1); // the commas between entries
+      entryBytes += list.upTo[kept]!;
       const left = list.entries.length - kept;
       if (left > 0) {
         cut.push(
@@ -169,14 +182,17 @@ export function budgetSnapshot(
     const skeleton = withTree
       ? jsonBytes({ ...answer, tree: null }) - 4 + treeBytes
       : jsonBytes(answer);
-    for (const [section, list] of lists) {
-      (answer as Record<string, unknown>)[section] = list.entries.slice(0, cap);
+    if (fill) {
+      for (const [section, list] of lists) {
+        (answer as Record<string, unknown>)[section] = list.entries.slice(0, cap);
+      }
     }
     return { answer, bytes: skeleton + entryBytes };
   };
 
-  const whole = build(longest, snapshot.tree !== undefined);
-  if (whole.bytes <= budget) return whole.answer;
+  if (build(longest, snapshot.tree !== undefined).bytes <= budget) {
+    return build(longest, snapshot.tree !== undefined, true).answer;
+  }
   const withTree = snapshot.tree !== undefined && build(0, true).bytes <= budget;
   // The largest cap that fits: sizes grow with the cap.
   let fitting = 0;
@@ -187,7 +203,7 @@ export function budgetSnapshot(
     else tooBig = middle;
   }
   if (build(tooBig, withTree).bytes <= budget) fitting = tooBig;
-  return build(fitting, withTree).answer;
+  return build(fitting, withTree, true).answer;
 }
 
 /** Answers `inspect_snapshot` (and reads `inspect://snapshot`, with no arguments). */
