@@ -1,9 +1,9 @@
 /**
  * One running app: its reactive runtime, element tree, semantic tree and tools, made of parts
- * by role — the frame loop (`frame_loop.ts`), focus and open dialogs (`focus.ts`), acting
- * (`acting.ts`) and the frame timings inspection reads (`frame_timings.ts`). `App` is what
- * the rest of the runtime sees: its elements' host, its input's environment, its renderer's
- * source.
+ * by role — the frame loop (`frame_loop.ts`, which rebuilds structure with `structure.ts`),
+ * focus and open dialogs (`focus.ts`), acting (`acting.ts`) and the frame timings inspection
+ * reads (`frame_timings.ts`). `App` is what the rest of the runtime sees: its elements' host,
+ * its input's environment, its renderer's source.
  *
  * @module
  */
