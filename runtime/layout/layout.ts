@@ -25,7 +25,7 @@ function isEmpty(size: Size): boolean {
 
 /** The share of spare room `child` takes along its parent's direction: none when fixed there. */
 function growShare(child: LayoutNode, column: boolean): number {
-  const fixed = column ? child.style.height : child.style.width;
+  const fixed = column ? child.layout.style.height : child.layout.style.width;
   return fixed === undefined ? child.layout.grows : 0;
 }
 
@@ -41,7 +41,7 @@ export function invalidateLayout(element: LayoutNode): void {
 /** The natural size of an element, from its content and children. */
 export function naturalSize(element: LayoutNode): Size {
   if (element.layout.natural !== null) return element.layout.natural;
-  const style = element.style;
+  const style = element.layout.style;
   const inset = 2 * style.padding + (style.border ? 2 : 0);
   const header = element.measure() ?? EMPTY;
   let main = 0;
@@ -49,7 +49,7 @@ export function naturalSize(element: LayoutNode): Size {
   let counted = 0;
   let childGrows = false;
   for (const child of element.children) {
-    if (child.style.overlay) continue;
+    if (child.layout.style.overlay) continue;
     const size = naturalSize(child);
     if (growShare(child, style.direction === "column") > 0) childGrows = true;
     if (isEmpty(size)) continue;
@@ -124,7 +124,7 @@ function placeChildren(
   baseY: number,
 ): void {
   if (element.children.length === 0) return; // a leaf has nothing to place
-  const style = element.style;
+  const style = element.layout.style;
   const frame = style.padding + (style.border ? 1 : 0);
   const header = element.measure() ?? EMPTY;
   const left = frame;
@@ -141,7 +141,7 @@ function placeChildren(
   let shares = 0;
   let counted = 0;
   for (const child of element.children) {
-    if (child.style.overlay) continue;
+    if (child.layout.style.overlay) continue;
     const size = naturalSize(child);
     const grows = growShare(child, column);
     if (isEmpty(size) && grows === 0) continue;
@@ -172,7 +172,7 @@ function placeChildren(
   let offset = 0;
   counted = 0;
   for (const child of element.children) {
-    if (child.style.overlay) continue;
+    if (child.layout.style.overlay) continue;
     const size = naturalSize(child);
     const grows = growShare(child, column);
     if (isEmpty(size) && grows === 0) {

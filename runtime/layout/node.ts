@@ -51,8 +51,10 @@ export const LAYOUT_DEFAULTS: Readonly<LayoutStyle> = Object.freeze({
 const NOT_PLACED: Bounds = Object.freeze({ x: 0, y: 0, width: 0, height: 0 });
 const NO_SCROLL = Object.freeze({ x: 0, y: 0 });
 
-/** Layout's results and caches for one element. */
+/** Layout's record of one element: its style, and the results and caches of laying it out. */
 export class LayoutRecord {
+  /** How it lays out its children: the shared defaults until it is given a style of its own. */
+  style: Readonly<LayoutStyle> = LAYOUT_DEFAULTS;
   /** Position relative to the parent element, and size, in cells. */
   box: Bounds = NOT_PLACED;
   /** The natural size, cached until the element or a descendant is marked dirty. */
@@ -75,9 +77,7 @@ export interface LayoutNode {
   readonly parent: LayoutNode | null;
   /** The children, in layout order. */
   readonly children: readonly LayoutNode[];
-  /** How it lays out its children. */
-  readonly style: LayoutStyle;
-  /** Layout's record for it. */
+  /** Layout's record for it: its style, box, natural size and scroll position. */
   readonly layout: LayoutRecord;
   /** Its semantic node, whose bounds layout writes; null for a box without a role. */
   readonly node: SemanticNode | null;

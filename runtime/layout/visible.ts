@@ -22,7 +22,7 @@ export { intersectRects, isEmptyRect, type Rect };
 const SCAN_LIMIT = 32;
 
 function isPlaced(child: LayoutNode): boolean {
-  return !child.style.overlay && child.layout.box.width > 0 && child.layout.box.height > 0;
+  return !child.layout.style.overlay && child.layout.box.width > 0 && child.layout.box.height > 0;
 }
 
 /**
@@ -61,7 +61,7 @@ export function childrenIn<N extends LayoutNode & { readonly children: readonly 
   const children = element.children;
   const found: N[] = [];
   if (isEmptyRect(area)) return found;
-  const column = element.style.direction === "column";
+  const column = element.layout.style.direction === "column";
   const long = children.length > SCAN_LIMIT;
   const start = long ? firstReaching(children, column, column ? area.y : area.x) : 0;
   const end = column ? area.y + area.height : area.x + area.width;
@@ -142,7 +142,7 @@ export class OffscreenTracker {
       const inner = intersectRects(clip, { x: left, y: top, width: box.width, height: box.height });
       const children = element.children;
       const classify = (child: LayoutNode) => {
-        if (child.style.overlay) return; // drawn above everything: visited on its own
+        if (child.layout.style.overlay) return; // drawn above everything: visited on its own
         const at = child.layout.box;
         const rect = { x: left + at.x, y: top + at.y, width: at.width, height: at.height };
         if (showsOn(rect, inner)) visit(child, left, top, inner);
@@ -192,7 +192,7 @@ export class OffscreenTracker {
   /** The children of a long container that may show in `clip` (window cells). */
   #viewRange(element: LayoutNode, clip: Rect, left: number, top: number): ViewRange {
     const children = element.children;
-    const column = element.style.direction === "column";
+    const column = element.layout.style.direction === "column";
     const start = column ? clip.y - top : clip.x - left;
     const end = start + (column ? clip.height : clip.width);
     const from = isEmptyRect(clip) ? children.length : firstReaching(children, column, start);
@@ -232,7 +232,7 @@ function scrollNeeded(start: number, size: number, viewStart: number, viewSize: 
 export function scrollIntoView(element: LayoutNode, relayout: () => void): void {
   for (let view = element.parent; view !== null; view = view.parent) {
     if (view.behavior.scroll === undefined) continue;
-    const style = view.style;
+    const style = view.layout.style;
     const frame = style.padding + (style.border ? 1 : 0);
     const header = view.measure()?.height ?? 0;
     const viewOrigin = elementOrigin(view);

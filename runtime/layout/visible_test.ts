@@ -6,7 +6,7 @@ import type { Element } from "../ui/element.ts";
 import { layoutEntries, type SemanticTree, type State, type TreeUpdate } from "../semantics/mod.ts";
 import { childrenIn, intersectRects, isEmptyRect, scrollIntoView } from "./visible.ts";
 
-function names(elements: Element[]): string[] {
+function names(elements: readonly Element[]): string[] {
   return elements.map((element) => String(element.state.visual ?? element.kind));
 }
 

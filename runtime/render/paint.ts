@@ -42,7 +42,7 @@ function paintElement(
   const visible = intersectRects(clip, bounds);
   if (isEmptyRect(visible)) return;
   const disabled = disabledAbove || element.disabled;
-  const inset = element.style.padding + (element.style.border ? 1 : 0);
+  const inset = element.layout.style.padding + (element.layout.style.border ? 1 : 0);
   const area: PaintArea = {
     surface,
     bounds,

@@ -30,8 +30,7 @@ export class StackView extends WidgetView {
   /** Makes the element. */
   protected build(context: MountContext): Element {
     const element = createElement(context, this.#direction, null);
-    element.style.direction = this.#direction;
-    element.style.gap = this.#direction === "row" ? 1 : 0;
+    if (this.#direction === "row") element.setStyle({ direction: "row", gap: 1 });
     mountChildren(context, element, this.#children);
     return element;
   }
@@ -110,7 +109,7 @@ export class ScrollView extends WidgetView {
   /** Makes the element. */
   protected build(context: MountContext): Element {
     const element = createElement(context, new ScrollWidget(), "scroll_view");
-    element.style.grow = 1; // fill the room left, unless given a height
+    element.setStyle({ grow: 1 }); // fill the room left, unless given a height
     followName(context, element, this.nameProp(undefined));
     mountChildren(context, element, [this.#child]);
     return element;
@@ -180,7 +179,7 @@ export class DialogView extends WidgetView {
   protected build(context: MountContext): Element {
     const widget = new DialogWidget(this.#onClose);
     const element = createElement(context, widget, "dialog");
-    Object.assign(element.style, { border: true, padding: 1, overlay: true });
+    element.setStyle({ border: true, padding: 1, overlay: true });
     context.host.addOverlay(element);
     this.followLabel(context, element, widget, this.#title);
     mountChildren(context, element, this.#children);

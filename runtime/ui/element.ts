@@ -1,14 +1,15 @@
 /**
- * Elements: the mounted widgets of an app. Every element has a layout box; an element with a
- * role also has a semantic node, so agents and screen readers see it. An element without a
- * role (a row, a column, a custom widget nobody named) is transparent: its children's nodes
- * hang from the nearest ancestor that has one.
+ * Elements: the mounted widgets of an app, each a widget's place in the tree. An element
+ * holds its widget (how it measures, paints and acts), its parent and children, and layout's
+ * record of it; an element with a role also has a semantic node, so agents and screen
+ * readers see it. An element without a role (a row, a column, a custom widget nobody named)
+ * is transparent: its children's nodes hang from the nearest ancestor that has one.
  *
  * @module
  */
 
 import type { Keybind } from "../text/keybind.ts";
-import { LAYOUT_DEFAULTS, LayoutRecord, type LayoutStyle, type Size } from "../layout/node.ts";
+import { LayoutRecord, type LayoutStyle, type Size } from "../layout/node.ts";
 import type { Owner, ReactiveRuntime } from "../reactive/mod.ts";
 import type { Bounds, SemanticNode, SemanticTree } from "../semantics/mod.ts";
 import type { Rt } from "./rt.ts";
@@ -16,6 +17,9 @@ import type { ToolRegistry } from "./tools.ts";
 import { boxWidget, type Widget } from "./widget.ts";
 
 export type { LayoutStyle, Size };
+
+/** The children of every element that has none: most are leaves, so they share one array. */
+const NO_CHILDREN: readonly Element[] = Object.freeze([]);
 
 /** The input an element handles. Handlers receive the app's `rt`. */
 export interface Behavior {
@@ -90,12 +94,10 @@ export class Element {
   readonly owner: Owner;
   /** The parent element; null for the window element and one not appended yet or detached. */
   parent: Element | null = null;
-  /** The child elements, in layout and reading order. */
-  children: Element[] = [];
+  /** Its children once it has any; null for a leaf. */
+  #children: Element[] | null = null;
   /** The semantic node, when the element has a role. */
   readonly node: SemanticNode | null;
-  /** How it lays out its children; starts from the defaults (a column, no gap). */
-  style: LayoutStyle;
   /** True when the element itself is disabled; see `effectivelyDisabled` for ancestors. */
   disabled = false;
   /** True for a secure field: agents never read its value nor type into it. */
@@ -129,7 +131,24 @@ export class Element {
     this.host = host;
     this.owner = owner;
     this.node = node;
-    this.style = { ...LAYOUT_DEFAULTS };
+  }
+
+  /**
+   * How it lays out its children: the shared defaults (a column, no gap) until `setStyle()`
+   * gives it a style of its own.
+   */
+  get style(): Readonly<LayoutStyle> {
+    return this.layout.style;
+  }
+
+  /** Changes how it lays out its children: the element gets a style of its own. */
+  setStyle(changes: Readonly<Partial<LayoutStyle>>): void {
+    this.layout.style = { ...this.layout.style, ...changes };
+  }
+
+  /** The child elements, in layout and reading order. */
+  get children(): readonly Element[] {
+    return this.#children ?? NO_CHILDREN;
   }
 
   /** The size of its own line (its label), without children, as its widget measures it. */
@@ -188,7 +207,8 @@ export class Element {
   /** Appends a child element and tells the host. */
   append(child: Element): void {
     child.parent = this;
-    this.children.push(child);
+    if (this.#children === null) this.#children = [child];
+    else this.#children.push(child);
     if (this.effectivelyDisabled) showDisabled(child); // it joins a disabled container
     this.host.markStructureDirty(this);
     this.host.markLayoutDirty(this);
@@ -202,7 +222,7 @@ export class Element {
       child.parent = this;
       if (joining && disabled) showDisabled(child);
     }
-    this.children = children;
+    this.#children = children.length === 0 ? null : children;
     this.host.markStructureDirty(this);
     this.host.markLayoutDirty(this);
   }
@@ -213,7 +233,7 @@ export class Element {
    */
   removeChild(child: Element): void {
     const index = this.children.indexOf(child);
-    if (index >= 0) this.children.splice(index, 1);
+    if (index >= 0) this.#children!.splice(index, 1);
     detach(child);
     this.host.markStructureDirty(this);
     this.host.markLayoutDirty(this);

@@ -163,7 +163,7 @@ export abstract class WidgetView extends View {
   /** Mounts the widget and applies the shared modifiers. */
   mount(context: MountContext): Element {
     const element = this.build(context);
-    Object.assign(element.style, this.#style);
+    if (Object.keys(this.#style).length > 0) element.setStyle(this.#style);
     const { node } = element;
     const tree = context.host.tree;
     if (this.#secure) {

@@ -663,7 +663,7 @@ export class CustomView extends WidgetView {
     const element = createElement(context, widget, visible ? options.role! : null);
     const node = element.node;
     const tree = context.host.tree;
-    if (options.direction !== undefined) element.style.direction = options.direction;
+    if (options.direction !== undefined) element.setStyle({ direction: options.direction });
     if (options.content !== undefined) {
       follow(context, options.content, (value) => widget.setLabel(String(value)));
     }
