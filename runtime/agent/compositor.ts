@@ -15,7 +15,7 @@
 
 import * as net from "node:net";
 import { getuid } from "../../ffi/mod.ts";
-import { LineSplitter } from "./line_transport.ts";
+import { LineSplitter } from "./line_splitter.ts";
 import { checkPng } from "./png.ts";
 import { socketPeer } from "./socket_peer.ts";
 
