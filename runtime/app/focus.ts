@@ -10,6 +10,7 @@
 import { closest } from "../input/action.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
 import type { Element } from "../ui/element.ts";
+import { firstFocusable, focusableAncestor, nextFocus } from "../ui/focus.ts";
 
 /** True when `element` is `ancestor` or inside it. */
 export function isWithin(element: Element | null, ancestor: Element): boolean {
@@ -81,22 +82,8 @@ export class FocusState {
   moveFocus(direction: 1 | -1): void {
     // An open dialog keeps focus inside it, as a modal one does.
     const scope = [...this.#overlays].at(-1) ?? this.#root;
-    const order: Element[] = [];
-    const stack = [scope];
-    while (stack.length > 0) {
-      const element = stack.pop()!;
-      if (element.disabled) continue;
-      if (element.behavior.focusable) order.push(element);
-      for (let index = element.children.length - 1; index >= 0; index--) {
-        stack.push(element.children[index]!);
-      }
-    }
-    if (order.length === 0) return;
-    const index = this.#focused === null ? -1 : order.indexOf(this.#focused);
-    const next = index === -1
-      ? (direction === 1 ? order[0]! : order[order.length - 1]!)
-      : order[(index + direction + order.length) % order.length]!;
-    this.focus(next);
+    const next = nextFocus(scope, this.#focused, direction);
+    if (next !== null) this.focus(next);
   }
 
   /** A dialog opened: focus moves into it at the next frame, and back when it closes. */
@@ -128,13 +115,7 @@ export class FocusState {
     }
     if (!lostFocus) return;
     // A menu, when the item chosen goes away with it.
-    for (
-      let current = element.parent;
-      restore === null && current !== null;
-      current = current.parent
-    ) {
-      if (current.behavior.focusable && !current.effectivelyDisabled) restore = current;
-    }
+    restore ??= focusableAncestor(element);
     if (restore !== null) this.focus(restore);
   }
 
@@ -143,18 +124,8 @@ export class FocusState {
     const overlay = this.#focusInto;
     this.#focusInto = null;
     if (overlay === null || !overlay.mounted) return;
-    const stack = [overlay];
-    while (stack.length > 0) {
-      const element = stack.pop()!;
-      if (element.disabled) continue;
-      if (element.behavior.focusable) {
-        this.focus(element);
-        return;
-      }
-      for (let index = element.children.length - 1; index >= 0; index--) {
-        stack.push(element.children[index]!);
-      }
-    }
+    const first = firstFocusable(overlay);
+    if (first !== null) this.focus(first);
   }
 
   /** The topmost open dialog, or null when none is open. */
