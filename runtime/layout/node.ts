@@ -63,10 +63,12 @@ export class LayoutRecord {
   grows = 0;
   /** True when the children must be placed again. */
   placementDirty = true;
+  // The base offsets start at 0, not NaN: a field that ever held NaN holds a boxed double
+  // for good, and `placementDirty` makes the first placement happen whatever they say.
   /** The x offset from the semantic parent's origin used at the last placement. */
-  placedBaseX: number = Number.NaN;
+  placedBaseX = 0;
   /** The y offset from the semantic parent's origin used at the last placement. */
-  placedBaseY: number = Number.NaN;
+  placedBaseY = 0;
   /** Scroll position of a scroll view, in cells. */
   scroll: { readonly x: number; readonly y: number } = NO_SCROLL;
 }
