@@ -149,6 +149,30 @@ export function readLine(
 /** How many bytes of read messages may wait to be handed on before reading stops. */
 const MAX_WAITING_BYTES = 1024 * 1024;
 
+/**
+ * How long the thread may run requests turn after turn before it lets sockets be read, in
+ * milliseconds. In Deno, `setImmediate` callbacks that schedule more of them keep running
+ * without the sockets being polled (another connection's request would wait for a whole
+ * burst), while a timer lets them be polled but costs a millisecond or more: the next turn is
+ * a timer only once this much time has passed since sockets were last read.
+ */
+const TURN_SLICE_MS = 5;
+
+/** When sockets were last read on this thread (any transport's data, or a timer turn). */
+let lastPolled = 0;
+
+/** Runs `next` in a later turn of the event loop, letting sockets be read when it is time. */
+function nextTurn(next: () => void): void {
+  if (performance.now() - lastPolled > TURN_SLICE_MS) {
+    setTimeout(() => {
+      lastPolled = performance.now();
+      next();
+    }, 0);
+  } else {
+    setImmediate(next);
+  }
+}
+
 /** The fields of a received message the transport looks at. */
 interface Incoming {
   id?: unknown;
@@ -225,6 +249,7 @@ export class LineTransport implements Transport {
   }
 
   #receive(chunk: Buffer): void {
+    lastPolled = performance.now();
     if (this.#closed) return;
     const lines = this.#splitter.push(chunk);
     if (lines === "overflow") {
@@ -304,7 +329,7 @@ export class LineTransport implements Transport {
   #scheduleHandOn(): void {
     if (this.#resumeScheduled || this.#next === this.#waiting.length) return;
     this.#resumeScheduled = true;
-    setImmediate(() => {
+    nextTurn(() => {
       this.#resumeScheduled = false;
       this.#handOn();
     });
@@ -323,7 +348,7 @@ export class LineTransport implements Transport {
   /** Marks this turn as used by a request; the next turn hands on what waits. */
   #takeTurn(): void {
     this.#turnTaken = true;
-    setImmediate(() => {
+    nextTurn(() => {
       this.#turnTaken = false;
       this.#handOn();
     });

@@ -38,7 +38,7 @@ async function pipelineTrees(client: RawClient, count: number): Promise<number[]
   return ids;
 }
 
-/** Checks that every id got one answer, a tree, and returns the bytes of one answer. */
+/** Checks that every id got exactly one answer, a whole tree, and that the client is still connected. */
 async function everyTree(client: RawClient, ids: number[]): Promise<void> {
   for (const id of ids) {
     const answer = await client.answer(id, PROCESS_TIMEOUT_MS);
