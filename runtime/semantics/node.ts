@@ -115,19 +115,44 @@ export class SemanticNode {
   value: string | undefined = undefined;
   /** A bit mask of {@link STATE_BIT}. */
   states = 0;
-  /** Position relative to the parent node's top-left corner, and size, in cells. */
-  bounds: Bounds = NO_BOUNDS;
   /** The parent node; null for the root and for a detached node. */
   parent: SemanticNode | null = null;
   /** The child nodes, in reading order. */
   children: SemanticNode[] = NO_CHILDREN;
   /** False once the node has been removed from its tree. */
   attached = true;
+  // The bounds, kept as four small integers rather than an object: a node costs 32 bytes
+  // less, and the garbage collector has one object fewer a node to trace.
+  #x = 0;
+  #y = 0;
+  #width = 0;
+  #height = 0;
 
   /** Creates a detached node; trees make theirs with {@link SemanticTree.createNode}. */
   constructor(id: number, role: Role) {
     this.id = id;
     this.role = role;
+  }
+
+  /**
+   * Position relative to the parent node's top-left corner, and size, in cells. Each read
+   * gives a new object; assigning copies the four numbers.
+   */
+  get bounds(): Bounds {
+    return { x: this.#x, y: this.#y, width: this.#width, height: this.#height };
+  }
+
+  set bounds(bounds: Bounds) {
+    this.#x = bounds.x;
+    this.#y = bounds.y;
+    this.#width = bounds.width;
+    this.#height = bounds.height;
+  }
+
+  /** True when the node's bounds are `bounds` (equal numbers, not the same object). */
+  hasBounds(bounds: Bounds): boolean {
+    return this.#x === bounds.x && this.#y === bounds.y && this.#width === bounds.width &&
+      this.#height === bounds.height;
   }
 
   /** True when the node has `state`. */

@@ -132,11 +132,7 @@ export class SemanticTree {
 
   /** Sets bounds relative to the parent node. */
   setBounds(node: SemanticNode, bounds: Bounds): void {
-    const old = node.bounds;
-    if (
-      old.x === bounds.x && old.y === bounds.y && old.width === bounds.width &&
-      old.height === bounds.height
-    ) return;
+    if (node.hasBounds(bounds)) return;
     node.bounds = bounds;
     this.#touched.add(node);
   }
