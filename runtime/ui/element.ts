@@ -100,8 +100,6 @@ export class Element {
   readonly node: SemanticNode | null;
   /** True when the element itself is disabled; see `effectivelyDisabled` for ancestors. */
   disabled = false;
-  /** True for a secure field: agents never read its value nor type into it. */
-  secure = false;
 
   /**
    * Layout's results and caches for it (box, natural size, scroll position). Layout's
@@ -193,6 +191,14 @@ export class Element {
    */
   get state(): Readonly<Record<string, unknown>> {
     return this.widget.inspect();
+  }
+
+  /**
+   * True for a secure field: agents never read its value nor type into it. Its node's
+   * `secure` state is the one record of it.
+   */
+  get secure(): boolean {
+    return this.node?.has("secure") ?? false;
   }
 
   /** True when the element or an ancestor is disabled. */

@@ -229,6 +229,7 @@ export class ListView<T> extends WidgetView {
       const focused = host.focused;
       const focusInside = focused !== null && old.some((element) => contains(element, focused));
       const typed = focusInside ? focused.widget.textEdit?.value : undefined;
+      const typedSecure = focused?.secure; // before its node goes to the new render
       const pool = nodesOf(old);
       const reused = new Set<SemanticNode>();
       let next = 0;
@@ -263,7 +264,7 @@ export class ListView<T> extends WidgetView {
       const edit = heir.widget.textEdit;
       if (
         typed !== undefined && edit !== null && edit.value !== typed &&
-        heir.secure === focused.secure
+        heir.secure === typedSecure
       ) {
         edit.selectAll();
         heir.behavior.insertText?.(typed, host.rt);

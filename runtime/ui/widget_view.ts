@@ -167,7 +167,6 @@ export abstract class WidgetView extends View {
     const { node } = element;
     const tree = context.host.tree;
     if (this.#secure) {
-      element.secure = true;
       if (node !== null) tree.setState(node, "secure", true);
     }
     if (this.#disabled !== undefined) {
