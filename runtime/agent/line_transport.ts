@@ -425,7 +425,9 @@ export class LineTransport implements Transport {
   #write(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("the connection is closed"));
     const line = Buffer.from(JSON.stringify(message) + "\n", "utf8");
-    if (this.#socket.writableLength + line.length > MAX_UNSENT_BYTES) {
+    const unsent = this.#socket.writableLength;
+    // One answer alone is never refused for its size: the cap is on what piles up.
+    if (unsent > 0 && unsent + line.length > MAX_UNSENT_BYTES) {
       return this.#cutOff(`more than ${MAX_UNSENT_BYTES} bytes wait unsent`);
     }
     const written = new Promise<void>((resolve, reject) => {
