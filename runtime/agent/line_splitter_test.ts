@@ -2,26 +2,61 @@ import assert from "node:assert/strict";
 import { LineSplitter } from "./line_splitter.ts";
 import { LineSplitter as FromTransport } from "./line_transport.ts";
 
-/** The npm modules `deno info` finds in the module graph of `file` (this folder's). */
-async function npmModules(file: string): Promise<string[]> {
+/** What `deno info --json` says of a module graph. */
+interface ModuleInfo {
+  roots: string[];
+  redirects: Record<string, string>;
+  modules: {
+    specifier: string;
+    dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+  }[];
+}
+
+/**
+ * The modules that running `file` (of this folder) loads before it runs a line: its static
+ * imports of code, followed through, without type-only and dynamic imports.
+ */
+async function loadedAtStart(file: string): Promise<string[]> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", new URL(file, import.meta.url).pathname],
     stdout: "piped",
     stderr: "piped",
   }).output();
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const info = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    modules: { specifier: string }[];
-  };
-  return info.modules.map((module) => module.specifier).filter((s) => s.startsWith("npm:"));
+  const info = JSON.parse(new TextDecoder().decode(output.stdout)) as ModuleInfo;
+  const modules = new Map(info.modules.map((module) => [module.specifier, module]));
+  const loaded = new Set<string>();
+  const stack = [...info.roots];
+  while (stack.length > 0) {
+    const specifier = stack.pop()!;
+    if (loaded.has(specifier)) continue;
+    loaded.add(specifier);
+    for (const dependency of modules.get(specifier)?.dependencies ?? []) {
+      if (dependency.isDynamic || dependency.code === undefined) continue;
+      const target = dependency.code.specifier;
+      stack.push(info.redirects[target] ?? target);
+    }
+  }
+  return [...loaded];
+}
+
+/** The MCP SDK's modules and zod among `modules`. */
+function sdkModules(modules: string[]): string[] {
+  return modules.filter((s) => s.includes("@modelcontextprotocol/") || s.includes("/zod@"));
 }
 
 Deno.test("the app's thread loads no MCP SDK to start the agent bridge", async () => {
   // The bridge runs on the app's thread when mcp(true) and talks to the compositor; the SDK
-  // (zod schemas, ajv) belongs in the server's worker only: on the app's thread it cost
-  // about 8 MiB of the server's resident memory.
-  const sdk = (await npmModules("./bridge.ts")).filter((s) => s.includes("modelcontextprotocol"));
-  assert.deepEqual(sdk, []);
+  // belongs to the server's sessions only: on the app's thread it cost about 8 MiB of the
+  // server's resident memory.
+  const loaded = await loadedAtStart("./bridge.ts");
+  assert.deepEqual(sdkModules(loaded).filter((s) => s.includes("modelcontextprotocol")), []);
+});
+
+Deno.test("the server's worker loads the MCP SDK and zod only when an agent connects", async () => {
+  // Loaded with the first connection a gate lets in (server.ts, loadSessionModules): an idle
+  // server weighs about 24 MiB instead of 39.
+  assert.deepEqual(sdkModules(await loadedAtStart("./server_worker.ts")), []);
 });
 
 Deno.test("LineSplitter splits lines, keeps a partial one and refuses one over the limit", () => {

@@ -30,13 +30,12 @@ import {
   type Transport,
 } from "./sdk.ts";
 
-import { LineSplitter, MAX_LINE_BYTES } from "./line_splitter.ts";
+import { LineSplitter, MAX_LINE_BYTES, readFirstLine } from "./line_splitter.ts";
 
-// In a module of its own, with the longest line, so that code that only splits lines (the
-// compositor's client, on the app's thread) does not load the MCP SDK, which this one needs.
-export { LineSplitter, MAX_LINE_BYTES };
-
-const NEWLINE = 0x0a;
+// In a module of its own, with the longest line and the first line's reader, so that code
+// that only splits lines (the compositor's client, on the app's thread) or reads a first line
+// (the server, before anyone passed its gate) does not load the MCP SDK, which this one needs.
+export { LineSplitter, MAX_LINE_BYTES, readFirstLine };
 
 /**
  * How many bytes may wait unsent to a peer before it is cut off, whatever its pace: far above
@@ -507,46 +506,4 @@ export class LineTransport implements Transport {
     clearTimeout(this.#stallTimer);
     this.onclose?.();
   }
-}
-
-/**
- * Reads the first line of a new connection. Resolves with the line (without the newline,
- * null if the peer closed first or sent an over-long line) and every byte read, so the
- * caller can hand the bytes on when the line is not a `TOKEN` line. The socket is paused
- * again when it resolves.
- */
-export function readFirstLine(
-  socket: Socket,
-  maxBytes: number = MAX_LINE_BYTES,
-): Promise<{ line: string | null; bytes: Buffer; rest: Buffer }> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const done = (line: string | null, end: number) => {
-      socket.off("data", onData);
-      socket.off("close", onClose);
-      socket.off("error", onClose);
-      socket.pause();
-      const bytes = Buffer.concat(chunks);
-      resolve({ line, bytes, rest: bytes.subarray(Math.min(end, bytes.length)) });
-    };
-    const onData = (chunk: Buffer) => {
-      const before = total;
-      chunks.push(chunk);
-      total += chunk.length;
-      const index = chunk.indexOf(NEWLINE);
-      if (index !== -1) {
-        const end = before + index;
-        const all = Buffer.concat(chunks);
-        done(all.subarray(0, end).toString("utf8"), end + 1);
-      } else if (total > maxBytes) {
-        done(null, total);
-      }
-    };
-    const onClose = () => done(null, total);
-    socket.on("data", onData);
-    socket.on("close", onClose);
-    socket.on("error", onClose);
-    socket.resume();
-  });
 }

@@ -16,22 +16,12 @@ import { getuid, peerCredentials } from "../../ffi/mod.ts";
 import { isOutOfDescriptors, probeListener } from "./accept_probe.ts";
 import type { AccessGate } from "./gate.ts";
 import type { SemanticHost } from "./host.ts";
-import { LineTransport, readFirstLine } from "./line_transport.ts";
+import { readFirstLine } from "./line_splitter.ts";
+import type { LineTransport } from "./line_transport.ts";
 import { TokenBucket } from "./rate_limit.ts";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  Server,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "./sdk.ts";
+import type * as Sdk from "./sdk.ts";
 import { type FileIdentity, fileIdentity, prepareSocketDirectory } from "./socket_dir.ts";
 import { answerInspect } from "./inspect_call.ts";
-import { callTool } from "./tool_calls.ts";
 import { appToolDefinition, BUILTIN_TOOLS } from "./tool_defs.ts";
 import { RefusalLog } from "./refusal_log.ts";
 import { RESOURCE_DATA_NOTE } from "./untrusted.ts";
@@ -117,8 +107,30 @@ export interface AgentServerOptions {
 }
 
 interface Session {
-  server: Server;
+  server: Sdk.Server;
   subscriptions: Set<string>;
+}
+
+/** What serving a connection takes beyond the gate: the MCP SDK, its transport, tool calls. */
+interface SessionModules {
+  sdk: typeof Sdk;
+  transport: typeof import("./line_transport.ts");
+  calls: typeof import("./tool_calls.ts");
+}
+
+let sessionModules: Promise<SessionModules> | undefined;
+
+/**
+ * Loads the session modules once, at the first connection a gate lets in rather than with the
+ * server: an app no agent connects to does not pay for the SDK's schemas and JSON Schema
+ * validator (about 20 MiB of the server thread's memory).
+ */
+function loadSessionModules(): Promise<SessionModules> {
+  return sessionModules ??= Promise.all([
+    import("./sdk.ts"),
+    import("./line_transport.ts"),
+    import("./tool_calls.ts"),
+  ]).then(([sdk, transport, calls]) => ({ sdk, transport, calls }));
 }
 
 /**
@@ -127,12 +139,15 @@ interface Session {
  * at all: nobody will read its answer.
  */
 function held<T>(
+  sdk: typeof Sdk,
   transport: LineTransport,
   extra: { requestId: unknown; signal: AbortSignal },
   work: () => T | Promise<T>,
 ): Promise<T> {
   if (extra.signal.aborted) {
-    return Promise.reject(new McpError(ErrorCode.InvalidRequest, "the request was cancelled"));
+    return Promise.reject(
+      new sdk.McpError(sdk.ErrorCode.InvalidRequest, "the request was cancelled"),
+    );
   }
   return transport.holdUntilSettled(extra.requestId, (async () => await work())());
 }
@@ -356,15 +371,26 @@ export class AgentServer {
       socket.destroy();
       return;
     }
+    let modules: SessionModules;
+    try {
+      modules = await loadSessionModules();
+    } catch (error) {
+      this.#log(`MCP connection failed: ${(error as Error).message}`);
+      socket.destroy();
+      return;
+    }
     if (this.#stopped || socket.destroyed) {
       socket.destroy();
       return;
     }
-    const transport = new LineTransport(socket, initial);
-    const session: Session = { server: this.#makeServer(transport), subscriptions: new Set() };
+    const transport = new modules.transport.LineTransport(socket, initial);
+    const session: Session = {
+      server: this.#makeServer(transport, modules),
+      subscriptions: new Set(),
+    };
     this.#sessions.add(session);
     session.server.onclose = () => this.#sessions.delete(session);
-    this.#wireResources(session, transport);
+    this.#wireResources(session, transport, modules.sdk);
     try {
       await session.server.connect(transport);
     } catch (error) {
@@ -467,8 +493,10 @@ export class AgentServer {
     }
   }
 
-  #makeServer(transport: LineTransport): Server {
-    const server = new Server(
+  #makeServer(transport: LineTransport, modules: SessionModules): Sdk.Server {
+    const { sdk, calls } = modules;
+    const { CallToolRequestSchema, ListToolsRequestSchema } = sdk;
+    const server = new sdk.Server(
       { name: this.#name, version: SERVER_VERSION },
       {
         capabilities: {
@@ -490,10 +518,11 @@ export class AgentServer {
         // pending ui_wait then ends at once. A cancelled call keeps its place in the
         // connection's window until it has ended (held).
         held(
+          sdk,
           transport,
           extra,
           () =>
-            callTool(
+            calls.callTool(
               host,
               this.#bucket,
               request.params.name,
@@ -505,14 +534,22 @@ export class AgentServer {
     return server;
   }
 
-  #wireResources(session: Session, transport: LineTransport): void {
+  #wireResources(session: Session, transport: LineTransport, sdk: typeof Sdk): void {
     const { server } = session;
+    const {
+      ErrorCode,
+      ListResourcesRequestSchema,
+      McpError,
+      ReadResourceRequestSchema,
+      SubscribeRequestSchema,
+      UnsubscribeRequestSchema,
+    } = sdk;
     const host = this.#host;
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...RESOURCES] }));
     server.setRequestHandler(
       ReadResourceRequestSchema,
       (request, extra) =>
-        held(transport, extra, async () => {
+        held(sdk, transport, extra, async () => {
           const uri = request.params.uri;
           const contents = (mimeType: string, text: string) => ({
             contents: [{ uri, mimeType, text }],
