@@ -15,12 +15,16 @@
  * @module
  */
 
-import type { LayoutNode, Size } from "./node.ts";
+import type { LayoutNode, LayoutRecord, Size } from "./node.ts";
 
 const EMPTY: Size = { width: 0, height: 0 };
 
 function isEmpty(size: Size): boolean {
   return size.width === 0 && size.height === 0;
+}
+
+function isEmptyNatural(record: LayoutRecord): boolean {
+  return record.naturalWidth === 0 && record.naturalHeight === 0;
 }
 
 /** The share of spare room `child` takes along its parent's direction: none when fixed there. */
@@ -32,15 +36,23 @@ function growShare(child: LayoutNode, column: boolean): number {
 /** Drops the cached natural size of `element` and its ancestors, and marks them for placement. */
 export function invalidateLayout(element: LayoutNode): void {
   for (let current: LayoutNode | null = element; current !== null; current = current.parent) {
-    if (current.layout.natural === null && current.layout.placementDirty) break; // the rest is marked already
-    current.layout.natural = null;
+    // The rest is marked already.
+    if (current.layout.naturalWidth < 0 && current.layout.placementDirty) break;
+    current.layout.naturalWidth = -1;
     current.layout.placementDirty = true;
   }
 }
 
 /** The natural size of an element, from its content and children. */
 export function naturalSize(element: LayoutNode): Size {
-  if (element.layout.natural !== null) return element.layout.natural;
+  const record = measured(element);
+  return { width: record.naturalWidth, height: record.naturalHeight };
+}
+
+/** Layout's record of `element`, with its natural size measured (or still cached). */
+function measured(element: LayoutNode): LayoutRecord {
+  const record = element.layout;
+  if (record.naturalWidth >= 0) return record;
   const style = element.layout.style;
   const inset = 2 * style.padding + (style.border ? 2 : 0);
   const header = element.measure() ?? EMPTY;
@@ -50,11 +62,11 @@ export function naturalSize(element: LayoutNode): Size {
   let childGrows = false;
   for (const child of element.children) {
     if (child.layout.style.overlay) continue;
-    const size = naturalSize(child);
+    const size = measured(child);
     if (growShare(child, style.direction === "column") > 0) childGrows = true;
-    if (isEmpty(size)) continue;
-    const childMain = style.direction === "column" ? size.height : size.width;
-    const childCross = style.direction === "column" ? size.width : size.height;
+    if (isEmptyNatural(size)) continue;
+    const childMain = style.direction === "column" ? size.naturalHeight : size.naturalWidth;
+    const childCross = style.direction === "column" ? size.naturalWidth : size.naturalHeight;
     main += childMain + (counted > 0 ? style.gap : 0);
     cross = Math.max(cross, childCross);
     counted++;
@@ -75,8 +87,9 @@ export function naturalSize(element: LayoutNode): Size {
     : style.direction === "column" && childGrows && style.height === undefined
     ? 1
     : 0;
-  element.layout.natural = { width, height };
-  return element.layout.natural;
+  record.naturalWidth = width;
+  record.naturalHeight = height;
+  return record;
 }
 
 /**
@@ -142,11 +155,11 @@ function placeChildren(
   let counted = 0;
   for (const child of element.children) {
     if (child.layout.style.overlay) continue;
-    const size = naturalSize(child);
+    const size = measured(child);
     const grows = growShare(child, column);
-    if (isEmpty(size) && grows === 0) continue;
-    used += (column ? size.height : size.width) + (counted > 0 ? style.gap : 0);
-    widest = Math.max(widest, column ? size.width : size.height);
+    if (isEmptyNatural(size) && grows === 0) continue;
+    used += (column ? size.naturalHeight : size.naturalWidth) + (counted > 0 ? style.gap : 0);
+    widest = Math.max(widest, column ? size.naturalWidth : size.naturalHeight);
     shares += grows;
     counted++;
   }
@@ -173,15 +186,15 @@ function placeChildren(
   counted = 0;
   for (const child of element.children) {
     if (child.layout.style.overlay) continue;
-    const size = naturalSize(child);
+    const size = measured(child);
     const grows = growShare(child, column);
-    if (isEmpty(size) && grows === 0) {
+    if (isEmptyNatural(size) && grows === 0) {
       place(child, left, top, 0, 0, baseX, baseY);
       continue;
     }
     if (counted > 0) offset += style.gap;
     counted++;
-    let main = column ? size.height : size.width;
+    let main = column ? size.naturalHeight : size.naturalWidth;
     if (grows > 0 && shares > 0) {
       const extra = Math.floor((spare * grows) / shares);
       main += extra;
@@ -193,7 +206,7 @@ function placeChildren(
         over += give;
       }
     }
-    let cross = column ? size.width : size.height;
+    let cross = column ? size.naturalWidth : size.naturalHeight;
     if (column && !scrolls) cross = Math.min(cross, innerWidth || cross);
     if (column) {
       place(child, left - scroll.x, top + offset - scroll.y, cross, main, baseX, baseY);
@@ -208,9 +221,9 @@ function placeChildren(
 export function placeOverlays(overlays: Iterable<LayoutNode>, width: number, height: number): void {
   for (const element of overlays) {
     if (!element.mounted || element.parent === null) continue;
-    const size = naturalSize(element);
-    const w = Math.min(size.width, width);
-    const h = Math.min(size.height, height);
+    const size = measured(element);
+    const w = Math.min(size.naturalWidth, width);
+    const h = Math.min(size.naturalHeight, height);
     // Centred in window coordinates, then made relative to the parent element.
     const origin = elementOrigin(element.parent);
     const base = semanticBase(element);
@@ -259,7 +272,7 @@ export function layoutWindow(
   height: number,
   overlays: Iterable<LayoutNode> = [],
 ): void {
-  naturalSize(root);
+  measured(root);
   place(root, 0, 0, width, height, 0, 0);
   placeOverlays(overlays, width, height);
 }

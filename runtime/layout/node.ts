@@ -57,8 +57,10 @@ export class LayoutRecord {
   style: Readonly<LayoutStyle> = LAYOUT_DEFAULTS;
   /** Position relative to the parent element, and size, in cells. */
   box: Bounds = NOT_PLACED;
-  /** The natural size, cached until the element or a descendant is marked dirty. */
-  natural: Size | null = null;
+  /** The natural width, cached until the element or a descendant is marked dirty; -1 when not. */
+  naturalWidth = -1;
+  /** The natural height, with the natural width. */
+  naturalHeight = 0;
   /** The share of spare room it takes: its own grow, or 1 for a column holding growth. */
   grows = 0;
   /** True when the children must be placed again. */
