@@ -69,7 +69,7 @@ export abstract class WidgetView extends View {
   #secure = false;
   #disabled: Prop<boolean> | undefined;
   #label: Prop<string> | undefined;
-  #style: Partial<LayoutStyle> = {};
+  #style: Partial<LayoutStyle> | null = null;
 
   /**
    * Marks the widget secure: its value is never exposed, and agents may not type into it or
@@ -96,31 +96,31 @@ export abstract class WidgetView extends View {
 
   /** Fixes the width in cells. */
   width(cells: number): this {
-    this.#style.width = checkCells(cells, "width");
+    (this.#style ??= {}).width = checkCells(cells, "width");
     return this;
   }
 
   /** Fixes the height in cells. */
   height(cells: number): this {
-    this.#style.height = checkCells(cells, "height");
+    (this.#style ??= {}).height = checkCells(cells, "height");
     return this;
   }
 
   /** Takes a share of the parent's spare room (1 by default). */
   grow(share = 1): this {
-    this.#style.grow = checkCells(share, "grow");
+    (this.#style ??= {}).grow = checkCells(share, "grow");
     return this;
   }
 
   /** Leaves empty cells inside the edge. */
   padding(cells: number): this {
-    this.#style.padding = checkCells(cells, "padding");
+    (this.#style ??= {}).padding = checkCells(cells, "padding");
     return this;
   }
 
   /** Leaves empty cells between children. */
   gap(cells: number): this {
-    this.#style.gap = checkCells(cells, "gap");
+    (this.#style ??= {}).gap = checkCells(cells, "gap");
     return this;
   }
 
@@ -163,7 +163,7 @@ export abstract class WidgetView extends View {
   /** Mounts the widget and applies the shared modifiers. */
   mount(context: MountContext): Element {
     const element = this.build(context);
-    if (Object.keys(this.#style).length > 0) element.setStyle(this.#style);
+    if (this.#style !== null) element.setStyle(this.#style);
     const { node } = element;
     const tree = context.host.tree;
     if (this.#secure) {
