@@ -119,7 +119,8 @@ export class Owner {
   // Made on first use: most owners (a list's rows) hold one effect and nothing else, and an
   // empty Set costs about 180 bytes, an empty array 32.
   #children: Set<Owner> | null = null;
-  #consumers: Consumer[] | null = null;
+  // One consumer is kept as itself (no array): the usual row owns one binding.
+  #consumers: Consumer | Consumer[] | null = null;
   #signals: SignalNode<unknown>[] | null = null;
   #cleanups: (() => void)[] | null = null;
 
@@ -137,7 +138,9 @@ export class Owner {
 
   /** The memos and effects it owns. */
   get consumers(): Consumer[] {
-    return this.#consumers ??= [];
+    const consumers = this.#consumers;
+    if (Array.isArray(consumers)) return consumers;
+    return this.#consumers = consumers === null ? [] : [consumers];
   }
 
   /** The signals it owns. */
@@ -152,8 +155,10 @@ export class Owner {
 
   /** Adds a memo or an effect to those it owns. */
   addConsumer(consumer: Consumer): void {
-    if (this.#consumers === null) this.#consumers = [consumer];
-    else this.#consumers.push(consumer);
+    const consumers = this.#consumers;
+    if (consumers === null) this.#consumers = consumer;
+    else if (Array.isArray(consumers)) consumers.push(consumer);
+    else this.#consumers = [consumers, consumer];
   }
 
   /** Adds a signal to those it owns. */
@@ -180,9 +185,12 @@ export class Owner {
       children.clear();
     }
     const consumers = this.#consumers;
-    if (consumers !== null) {
+    if (Array.isArray(consumers)) {
       for (const consumer of consumers) disposeConsumer(consumer);
       consumers.length = 0;
+    } else if (consumers !== null) {
+      disposeConsumer(consumers);
+      this.#consumers = null;
     }
     const cleanups = this.#cleanups;
     if (cleanups !== null) {
