@@ -79,17 +79,13 @@ export const FORWARD_TIMEOUT_MS = 120_000;
 const OWN_TOOLS: Tool[] = [
   {
     name: PROXY_TOOL.listApps,
-    title: "List running CrownUI apps",
-    description:
-      "This user's running CrownUI apps: app (name-pid), name, pid, socket, selected. A socket another user could have placed is never used; it is listed under refused.",
+    description: "This user's running CrownUI apps; refused lists untrusted sockets, never used.",
     inputSchema: { type: "object", properties: {} },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: PROXY_TOOL.selectApp,
-    title: "Select the app to drive",
-    description:
-      "Connects to a running app; its tools then appear. A lone app is selected on its own.",
+    description: "Selects an app; its tools then appear. A lone app is selected on its own.",
     inputSchema: {
       type: "object",
       properties: { app: { type: "string", description: "Name or name-pid: notes, notes-4242" } },

@@ -136,13 +136,13 @@ export function notesApp(options: NotesAppOptions = {}): Component {
 
     cx.tool({
       name: "note_count",
-      description: "How many notes there are, and how many are done",
+      description: "Counts the notes, and those done",
       input: z.object({}),
       run: () => counts(),
     });
     cx.tool({
       name: "add_note",
-      description: "Adds a note at the end of the list",
+      description: "Adds a note at the end",
       input: z.object({
         title: z.string().min(1).refine((title) => title.trim() !== "", {
           message: "a note needs a title with some text in it",

@@ -159,4 +159,27 @@ Deno.test("the Notes app's tools/list stays within its budget", async () => {
     bytes <= NOTES_TOOLS_BUDGET,
     `tools/list is ${bytes} bytes, over its budget of ${NOTES_TOOLS_BUDGET}: tighten a description, or let the schema say it`,
   );
+
+  // What an agent sees: through crownmcp, with crownmcp's own two tools and its result's shape.
+  const agent = new Client({ name: "typed-tools-test", version: "0.1.0" }, { capabilities: {} });
+  await withTimeout(
+    agent.connect(crownmcpTransport({ XDG_RUNTIME_DIR: runtime.path })),
+    REQUEST_TIMEOUT_MS,
+    "crownmcp to start",
+  );
+  try {
+    let listed = await agent.listTools();
+    for (let tries = 0; !listed.tools.some((tool) => tool.name === "delete_note"); tries++) {
+      assert.ok(tries < 200, "crownmcp to select the Notes app");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      listed = await agent.listTools();
+    }
+    const seen = new TextEncoder().encode(JSON.stringify(listed)).length;
+    assert.ok(
+      seen <= NOTES_TOOLS_BUDGET,
+      `tools/list through crownmcp is ${seen} bytes, over its budget of ${NOTES_TOOLS_BUDGET}`,
+    );
+  } finally {
+    await agent.close();
+  }
 });

@@ -34,9 +34,7 @@ function queryShape(extra: Record<string, unknown>, listed: boolean) {
       name: described("string", "Whole name"),
       text: described("string", "Substring of name or value"),
       within: described("integer", "Ancestor id"),
-      state: listed
-        ? { type: "string", enum: [...QUERY_STATES], description: "enabled = not disabled" }
-        : { type: "string" },
+      state: listed ? { type: "string", enum: [...QUERY_STATES] } : { type: "string" },
       ...extra,
     },
   };
@@ -46,25 +44,24 @@ function queryShape(extra: Record<string, unknown>, listed: boolean) {
 export const BUILTIN_TOOLS: Tool[] = [
   {
     name: BUILTIN_TOOL.tree,
-    title: "Read the UI tree",
     description:
-      "The app's semantic tree as indented text, one node a line (role, name, #id, value, states), and the revision to act at. A line starting … says what was cut and the arguments that show it.",
+      "Semantic tree and revision, a node a line: role, name, #id, value, states. A … line names what was cut and the call showing it.",
     inputSchema: {
       type: "object",
       properties: {
-        root: { type: "integer", description: "Only this node's subtree" },
+        root: { type: "integer", description: "Subtree of this id" },
         depth: { type: "integer", minimum: 0, description: "Levels below root" },
-        from: { type: "integer", minimum: 0, description: "Skip this many of root's children" },
+        from: { type: "integer", minimum: 0, description: "Children of root to skip" },
         visible: { type: "boolean", description: "Only nodes on screen" },
         since: {
           type: "integer",
-          description: "A revision: only what changed since (+ added, - removed, ~ changed)",
+          description: "Only changes since this revision",
         },
         max_bytes: {
           type: "integer",
           minimum: 1,
           maximum: MAX_TREE_BYTES,
-          description: `Text budget in bytes (default ${DEFAULT_TREE_BYTES})`,
+          description: `Bytes (default ${DEFAULT_TREE_BYTES})`,
         },
       },
     },
@@ -72,9 +69,7 @@ export const BUILTIN_TOOLS: Tool[] = [
   },
   {
     name: BUILTIN_TOOL.query,
-    title: "Find UI nodes",
-    description:
-      "Finds nodes; returns each match's id, role, name, path, value and states, and the revision.",
+    description: "Finds nodes: id, role, name, path, value, states; and the revision.",
     inputSchema: queryShape({
       id: { type: "integer" },
       limit: { type: "integer", minimum: 1, description: "Most matches (default 50)" },
@@ -84,11 +79,10 @@ export const BUILTIN_TOOLS: Tool[] = [
   },
   {
     name: BUILTIN_TOOL.wait,
-    title: "Wait for the UI",
     description:
-      "Waits for a match of a ui_query (gone: for none; since alone: for a later revision); returns the revision and matches, or times out with an error.",
+      "Waits until a ui_query matches (gone: none does; since alone: a later revision); answers like ui_query.",
     inputSchema: queryShape({
-      id: { type: "integer", description: "One node: until it has state" },
+      id: { type: "integer", description: "One node, with state" },
       gone: { type: "boolean" },
       since: { type: "integer" },
       timeout_ms: { type: "integer", minimum: 0, maximum: 30000, description: "Default 5000" },
@@ -97,14 +91,13 @@ export const BUILTIN_TOOLS: Tool[] = [
   },
   {
     name: BUILTIN_TOOL.act,
-    title: "Act on a UI node",
     description:
-      'Acts on a node as a person would, e.g. {"action":"click"}; type_text takes text, press_key keybind (Enter, Ctrl+A), scroll delta, drag to (cells). Returns the new revision and what changed; a stale revision is refused: read again.',
+      'Acts as a person would: {"action":"click"}; type_text needs text, press_key keybind (Enter, Ctrl+A), scroll delta, drag to. Answers the revision and what changed.',
     inputSchema: {
       type: "object",
       properties: {
         id: { type: "integer" },
-        revision: { type: "integer", description: "When the id was read" },
+        revision: { type: "integer", description: "Of the read" },
         action: {
           type: "object",
           properties: {
@@ -123,16 +116,13 @@ export const BUILTIN_TOOLS: Tool[] = [
   },
   {
     name: BUILTIN_TOOL.screenshot,
-    title: "Take a screenshot",
-    description: "A PNG of the window if the compositor offers one, else an error.",
+    description: "The window as PNG, if the compositor allows.",
     inputSchema: { type: "object", properties: {} },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: BUILTIN_TOOL.inspect,
-    title: "Inspect the app",
-    description:
-      "Tree, each node's cells, live signals, frame timings (JSON); cut: what the budget left out.",
+    description: "Tree, layout in cells, signals, frame timings; cut says what was left out.",
     inputSchema: {
       type: "object",
       properties: {
@@ -152,7 +142,7 @@ export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(BUI
 /** The argument a destructive tool requires. */
 export const CONFIRM_PROPERTY = {
   type: "boolean",
-  description: "true once the user approved deleting or overwriting their data",
+  description: "true once the user approved",
 };
 
 /** Describes an app tool for `tools/list`. */
