@@ -53,7 +53,7 @@ function deepestAt(
   x: number,
   y: number,
 ): Element | null {
-  const box = element.layout.box;
+  const box = element.layout;
   const left = originX + box.x;
   const top = originY + box.y;
   const visible = intersectRects(clip, { x: left, y: top, width: box.width, height: box.height });
@@ -79,8 +79,8 @@ export function hitTest(env: PersonEnv, x: number, y: number): Element | null {
   const window = {
     x: 0,
     y: 0,
-    width: env.root.layout.box.width,
-    height: env.root.layout.box.height,
+    width: env.root.layout.width,
+    height: env.root.layout.height,
   };
   const top = env.overlays.at(-1);
   if (top !== undefined && top.mounted && top.parent !== null) {

@@ -105,15 +105,15 @@ export function place(
   baseX: number,
   baseY: number,
 ): void {
-  const box = element.layout.box;
-  const sameSize = box.width === width && box.height === height;
-  const sameBox = sameSize && box.x === x && box.y === y;
+  const record = element.layout;
+  const sameSize = record.width === width && record.height === height;
+  const sameBox = sameSize && record.x === x && record.y === y;
   const sameBase = element.layout.placedBaseX === baseX && element.layout.placedBaseY === baseY;
   if (sameBox && sameBase && !element.layout.placementDirty) return;
   // An element with a node that only moved keeps its children where they were: they are
   // placed relative to it. So scrolling a 10,000-row list moves one box, not 10,000.
   const movedOnly = sameSize && !element.layout.placementDirty && element.node !== null;
-  if (!sameBox) element.layout.box = { x, y, width, height };
+  if (!sameBox) record.setBox(x, y, width, height);
   element.layout.placedBaseX = baseX;
   element.layout.placedBaseY = baseY;
   element.layout.placementDirty = false;
@@ -244,8 +244,8 @@ export function elementOrigin(element: LayoutNode): { x: number; y: number } {
   let x = 0;
   let y = 0;
   for (let current: LayoutNode | null = element; current !== null; current = current.parent) {
-    x += current.layout.box.x;
-    y += current.layout.box.y;
+    x += current.layout.x;
+    y += current.layout.y;
   }
   return { x, y };
 }
@@ -256,8 +256,8 @@ function semanticBase(element: LayoutNode): { x: number; y: number } {
   let y = 0;
   for (let current = element.parent; current !== null; current = current.parent) {
     if (current.node !== null) return { x, y };
-    x += current.layout.box.x;
-    y += current.layout.box.y;
+    x += current.layout.x;
+    y += current.layout.y;
   }
   return { x, y };
 }

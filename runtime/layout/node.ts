@@ -47,16 +47,23 @@ export const LAYOUT_DEFAULTS: Readonly<LayoutStyle> = Object.freeze({
   overlay: false,
 });
 
-// Shared starting values: most elements never scroll, and every one is placed at least once.
-const NOT_PLACED: Bounds = Object.freeze({ x: 0, y: 0, width: 0, height: 0 });
+// A shared starting value: most elements never scroll.
 const NO_SCROLL = Object.freeze({ x: 0, y: 0 });
 
 /** Layout's record of one element: its style, and the results and caches of laying it out. */
 export class LayoutRecord {
   /** How it lays out its children: the shared defaults until it is given a style of its own. */
   style: Readonly<LayoutStyle> = LAYOUT_DEFAULTS;
-  /** Position relative to the parent element, and size, in cells. */
-  box: Bounds = NOT_PLACED;
+  // The box is four numbers on the record, not an object of its own: one fewer object per
+  // element. The record is itself a `Rect` of them. `setBox()` writes them.
+  /** The box's x, relative to the parent element, in cells; 0 until placed. */
+  x = 0;
+  /** The box's y, relative to the parent element, in cells. */
+  y = 0;
+  /** The box's width in cells. */
+  width = 0;
+  /** The box's height in cells. */
+  height = 0;
   /** The natural width, cached until the element or a descendant is marked dirty; -1 when not. */
   naturalWidth = -1;
   /** The natural height, with the natural width. */
@@ -73,6 +80,27 @@ export class LayoutRecord {
   placedBaseY = 0;
   /** Scroll position of a scroll view, in cells. */
   scroll: { readonly x: number; readonly y: number } = NO_SCROLL;
+
+  /** The box as an object, made when first asked for and kept until the box changes. */
+  #box: Bounds | null = null;
+
+  /**
+   * Position relative to the parent element, and size, in cells, as one object: the same
+   * object until the element is placed elsewhere. Layout and painting read the four fields
+   * `x`, `y`, `width`, `height` instead, and most boxes are never made.
+   */
+  get box(): Bounds {
+    return this.#box ??= { x: this.x, y: this.y, width: this.width, height: this.height };
+  }
+
+  /** Moves and sizes the box. */
+  setBox(x: number, y: number, width: number, height: number): void {
+    this.x = x;
+    this.y = y;
+    this.width = width;
+    this.height = height;
+    this.#box = null;
+  }
 }
 
 /** One element as layout sees it. */
@@ -103,8 +131,8 @@ export function scrollContent(view: LayoutNode, dx: number, dy: number): boolean
   const content = view.children[0];
   if (content === undefined) return false;
   const record = view.layout;
-  const maxX = Math.max(0, content.layout.box.width - record.box.width);
-  const maxY = Math.max(0, content.layout.box.height - record.box.height);
+  const maxX = Math.max(0, content.layout.width - record.width);
+  const maxY = Math.max(0, content.layout.height - record.height);
   const x = Math.min(maxX, Math.max(0, record.scroll.x + dx));
   const y = Math.min(maxY, Math.max(0, record.scroll.y + dy));
   if (x !== record.scroll.x || y !== record.scroll.y) {

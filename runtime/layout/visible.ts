@@ -22,7 +22,7 @@ export { intersectRects, isEmptyRect, type Rect };
 const SCAN_LIMIT = 32;
 
 function isPlaced(child: LayoutNode): boolean {
-  return !child.layout.style.overlay && child.layout.box.width > 0 && child.layout.box.height > 0;
+  return !child.layout.style.overlay && child.layout.width > 0 && child.layout.height > 0;
 }
 
 /**
@@ -41,7 +41,7 @@ function firstReaching(children: readonly LayoutNode[], column: boolean, from: n
       high = middle;
       continue;
     }
-    const box = children[probe]!.layout.box;
+    const box = children[probe]!.layout;
     const end = column ? box.y + box.height : box.x + box.width;
     if (end > from) high = middle;
     else low = probe + 1;
@@ -68,7 +68,7 @@ export function childrenIn<N extends LayoutNode & { readonly children: readonly 
   for (let index = start; index < children.length; index++) {
     const child = children[index]!;
     if (!isPlaced(child)) continue;
-    const box = child.layout.box;
+    const box = child.layout;
     // Placed children follow one another along the direction: past the area, all are.
     if (long && (column ? box.y : box.x) >= end) break;
     if (!isEmptyRect(intersectRects(box, area))) found.push(child);
@@ -136,14 +136,14 @@ export class OffscreenTracker {
     const window: Rect = { x: 0, y: 0, width, height };
     const visit = (element: LayoutNode, originX: number, originY: number, clip: Rect) => {
       inView.add(element);
-      const box = element.layout.box;
+      const box = element.layout;
       const left = originX + box.x;
       const top = originY + box.y;
       const inner = intersectRects(clip, { x: left, y: top, width: box.width, height: box.height });
       const children = element.children;
       const classify = (child: LayoutNode) => {
         if (child.layout.style.overlay) return; // drawn above everything: visited on its own
-        const at = child.layout.box;
+        const at = child.layout;
         const rect = { x: left + at.x, y: top + at.y, width: at.width, height: at.height };
         if (showsOn(rect, inner)) visit(child, left, top, inner);
         else outOfView.push(child);
@@ -199,7 +199,7 @@ export class OffscreenTracker {
     let to = from;
     while (to < children.length) {
       const child = children[to]!;
-      if (isPlaced(child) && (column ? child.layout.box.y : child.layout.box.x) >= end) break;
+      if (isPlaced(child) && (column ? child.layout.y : child.layout.x) >= end) break;
       to++;
     }
     return { from, to, count: children.length };
@@ -239,15 +239,15 @@ export function scrollIntoView(element: LayoutNode, relayout: () => void): void 
     const target = elementOrigin(element);
     const dx = scrollNeeded(
       target.x,
-      element.layout.box.width,
+      element.layout.width,
       viewOrigin.x + frame,
-      Math.max(0, view.layout.box.width - 2 * frame),
+      Math.max(0, view.layout.width - 2 * frame),
     );
     const dy = scrollNeeded(
       target.y,
-      element.layout.box.height,
+      element.layout.height,
       viewOrigin.y + frame + header,
-      Math.max(0, view.layout.box.height - 2 * frame - header),
+      Math.max(0, view.layout.height - 2 * frame - header),
     );
     if (dx === 0 && dy === 0) continue;
     view.behavior.scroll(dx, dy);

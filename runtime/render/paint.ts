@@ -37,7 +37,7 @@ function paintElement(
   clip: Rect,
   disabledAbove: boolean,
 ): void {
-  const box = element.layout.box;
+  const box = element.layout;
   const bounds = { x: originX + box.x, y: originY + box.y, width: box.width, height: box.height };
   const visible = intersectRects(clip, bounds);
   if (isEmptyRect(visible)) return;

@@ -66,7 +66,7 @@ export class ScrollWidget extends Widget {
 
   override key(keybind: Keybind): boolean {
     if (keybind.ctrl || keybind.alt || keybind.meta) return false;
-    const page = Math.max(1, this.element.layout.box.height - 1);
+    const page = Math.max(1, this.element.layout.height - 1);
     if (keybind.key === "PageDown") return this.scroll(0, page);
     if (keybind.key === "PageUp") return this.scroll(0, -page);
     return false;
@@ -81,8 +81,8 @@ export class ScrollWidget extends Widget {
     if (content === undefined) return;
     const { bounds, clip, surface } = area;
     const { height, width } = bounds;
-    const total = content.layout.box.height;
-    if (total <= height || content.layout.box.width >= width || height < 1) return;
+    const total = content.layout.height;
+    if (total <= height || content.layout.width >= width || height < 1) return;
     const column = bounds.x + width - 1;
     const thumbSize = Math.max(1, Math.round((height * height) / total));
     const thumbStart = Math.round(
