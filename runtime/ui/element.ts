@@ -21,6 +21,9 @@ export type { LayoutStyle, Size };
 /** The children of every element that has none: most are leaves, so they share one array. */
 const NO_CHILDREN: readonly Element[] = Object.freeze([]);
 
+/** Children arrays up to this long are kept at their exact length as children are appended. */
+const EXACT_UP_TO = 16;
+
 /** The input an element handles. Handlers receive the app's `rt`. */
 export interface Behavior {
   /** Whether Tab and clicks can focus it. */
@@ -213,8 +216,13 @@ export class Element {
   /** Appends a child element and tells the host. */
   append(child: Element): void {
     child.parent = this;
-    if (this.#children === null) this.#children = [child];
-    else this.#children.push(child);
+    const children = this.#children;
+    // A short array is copied to its exact length: `push` would leave room for 16 more on each
+    // element with a few children, most of them. A long one grows by `push`, whose spare room
+    // is then a small share of it.
+    if (children === null) this.#children = [child];
+    else if (children.length < EXACT_UP_TO) this.#children = children.concat(child);
+    else children.push(child);
     if (this.effectivelyDisabled) showDisabled(child); // it joins a disabled container
     this.host.markStructureDirty(this);
     this.host.markLayoutDirty(this);
