@@ -105,22 +105,34 @@ export function follow<T>(
     if (!secure && value.secret) throw shownSecretError();
   }
   const { host } = context;
-  const read: (rt: Rt) => T = value instanceof Binding ? value.fn : () => value.get();
-  let refusal: TypeError | null = null;
-  let mounted = false;
+  // One closure per binding, which reports its own errors (the effect's `onError` is shared).
+  // `refusal` is undefined while mounting: a refusal then is thrown to the caller, after
+  // mounting it is reported.
+  let refusal: TypeError | null | undefined = undefined;
   const effect: EffectNode = new EffectNode(
     context.owner,
     () => {
-      const current = read(host.rt);
-      refusal = secure ? notOnlySecrets(effect) : showsSecret(effect, current);
-      if (refusal === null) apply(current);
-      else if (mounted) host.reportError(refusal, where);
+      try {
+        const current = value instanceof Binding ? value.fn(host.rt) : value.get();
+        const problem = secure ? notOnlySecrets(effect) : showsSecret(effect, current);
+        if (problem === null) apply(current);
+        else if (refusal === undefined) refusal = problem;
+        else host.reportError(problem, where);
+      } catch (error) {
+        host.reportError(error, where);
+      }
     },
-    (error) => host.reportError(error, where),
+    rethrow,
   );
   effect.update();
-  mounted = true;
-  if (refusal !== null) throw refusal;
+  const problem = refusal;
+  refusal = null;
+  if (problem !== undefined && problem !== null) throw problem;
+}
+
+/** The `onError` of every binding's effect, whose function catches and reports its own errors. */
+function rethrow(error: unknown): never {
+  throw error;
 }
 
 function secureValueError(detail: string): TypeError {
