@@ -62,6 +62,10 @@ export async function run(root: View, config: AppConfig): Promise<void> {
   const { title } = settings;
   const renderer = chooseRenderer();
   const app = new App(root, { title, renderer });
+  // The agent code loads only when the app turns the server on, and before the terminal is
+  // taken over: Deno may clear a line of standard error while it loads modules, which would
+  // erase part of a frame already drawn.
+  const bridge = settings.mcp ? await loadBridge() : undefined;
   if (renderer instanceof TerminalRenderer) {
     // Before the agent starts, so its log lines already go to the renderer's log file.
     try {
@@ -71,12 +75,10 @@ export async function run(root: View, config: AppConfig): Promise<void> {
       log(`the terminal renderer failed to start: ${(error as Error).message}`);
     }
   }
-  // The agent code loads only when the app turns the server on.
   let agent: { stop(): Promise<void> } | undefined;
-  if (settings.mcp) {
+  if (bridge !== undefined) {
     try {
-      const { startAgent } = await import("./agent/bridge.ts");
-      agent = startAgent(app, settings);
+      agent = bridge.startAgent(app, settings);
     } catch (error) {
       log(`CUI0408 MCP server failed to start: ${(error as Error).message}`);
     }
@@ -103,5 +105,20 @@ export async function run(root: View, config: AppConfig): Promise<void> {
     } finally {
       for (const signal of listening) Deno.removeSignalListener(signal, quit);
     }
+  }
+}
+
+/** What `run()` needs of the agent bridge (a type of its own: the bridge loads only on demand). */
+interface AgentBridgeModule {
+  startAgent(app: App, settings: AppConfig["settings"]): { stop(): Promise<void> };
+}
+
+/** Loads the agent bridge; a failure is logged with CUI0408 and leaves the server off. */
+async function loadBridge(): Promise<AgentBridgeModule | undefined> {
+  try {
+    return await import("./agent/bridge.ts");
+  } catch (error) {
+    log(`CUI0408 MCP server failed to start: ${(error as Error).message}`);
+    return undefined;
   }
 }

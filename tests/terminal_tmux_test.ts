@@ -92,6 +92,12 @@ Deno.test({
           const socket = await socketOf(runtimeDir);
           const shown = await pane.waitForText(`MCP ${socket}`);
           assert.ok(shown[29]!.includes(`MCP ${socket}`), `the bottom row:\n${screen.join("\n")}`);
+          // Whole: loading the agent code never erases part of it (Deno may clear a line of
+          // standard error while it loads modules). The row is drawn in reverse video from its
+          // first cell; an erased row keeps plain cells where no later frame wrote.
+          const styled = (await pane.tmux("capture-pane", "-p", "-e", "-t", "main")).split("\n");
+          const reverse = new RegExp(String.raw`^\u001b\[[0-9;]*7[0-9;]*m `);
+          assert.match(styled[29]!, reverse, JSON.stringify(styled[29]));
         },
       );
 

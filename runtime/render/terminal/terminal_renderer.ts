@@ -159,8 +159,12 @@ export class TerminalRenderer implements Renderer {
    * the app is told by its agent bridge; without a log of its own the line goes to the log.
    */
   serverListening(socketPath: string | null): void {
+    // Deno may clear a line of standard error while the server's worker loads its modules:
+    // the next frame draws every cell again.
+    this.#front = null;
     if (this.#log !== null) this.#log.serverListening(socketPath);
     else if (socketPath !== null) log(serverListeningLine(socketPath));
+    this.#app?.requestFrame();
   }
 
   /**
