@@ -30,22 +30,38 @@ interface RowActions<T> {
   move(row: Row<T>, offset: number, rt: Rt): boolean;
 }
 
-/** One row of a list: selected by a click, moved from by the arrows, shaded when selected. */
+/**
+ * One row of a list: selected by a click, moved from by the arrows, shaded when selected.
+ * The widget is the list's record of the row too (its item, scope and element; the list's
+ * map holds its key), so a row makes no object for it.
+ */
 class ListRowWidget<T> extends Widget {
-  readonly kind = "list_item";
   /** The list it belongs to. */
   readonly rows: RowActions<T>;
-  /** The row it shows; set right after the row is made. */
-  row!: Row<T>;
+  /** The item the row shows: the one it was last rendered from. */
+  item: T;
+  /** Owns what the last render made (its followers, cleanups, tools, the label); set once rendered. */
+  owner!: Owner;
+  /** The row's element; set when the element is made. */
+  element!: Element;
 
-  constructor(rows: RowActions<T>) {
+  constructor(rows: RowActions<T>, item: T) {
     super();
     this.rows = rows;
+    this.item = item;
+  }
+
+  get kind(): string {
+    return "list_item";
+  }
+
+  override attach(element: Element): void {
+    this.element = element;
   }
 
   /** Its row, when `rows` is its list. */
   rowOf(rows: RowActions<T>): Row<T> | undefined {
-    return rows === this.rows ? this.row : undefined;
+    return rows === this.rows ? this : undefined;
   }
 
   override get focusable(): boolean {
@@ -53,18 +69,18 @@ class ListRowWidget<T> extends Widget {
   }
 
   override activate(rt: Rt): void {
-    this.rows.select(this.row, rt);
+    this.rows.select(this, rt);
   }
 
   override doubleClick(rt: Rt): void {
-    this.rows.activateItem(this.row, rt);
+    this.rows.activateItem(this, rt);
   }
 
   override key(keybind: Keybind, rt: Rt): boolean {
     if (keybind.ctrl || keybind.alt || keybind.meta) return false;
-    if (keybind.key === "Enter" && this.rows.activateItem(this.row, rt)) return true;
+    if (keybind.key === "Enter" && this.rows.activateItem(this, rt)) return true;
     const offset = keybind.key === "ArrowDown" ? 1 : keybind.key === "ArrowUp" ? -1 : 0;
-    return offset !== 0 && this.rows.move(this.row, offset, rt);
+    return offset !== 0 && this.rows.move(this, offset, rt);
   }
 
   override paint(element: Element, area: PaintArea): void {
@@ -78,14 +94,8 @@ class ListRowWidget<T> extends Widget {
 /** What a list's items can be: an array, a binding, or a signal or memo of an array. */
 export type ListItems<T> = Prop<readonly T[]> | Signal<T[]> | Memo<T[]>;
 
-interface Row<T> {
-  key: unknown;
-  /** The item the row shows: the one it was last rendered from. */
-  item: T;
-  /** Owns what the last render made (its followers, cleanups, tools, the label). */
-  owner: Owner;
-  element: Element;
-}
+/** A list's record of one row: its widget. */
+type Row<T> = ListRowWidget<T>;
 
 /** A list of rows rendered from items. */
 export class ListView<T> extends WidgetView {
@@ -212,12 +222,9 @@ export class ListView<T> extends WidgetView {
       return owner;
     };
 
-    const mountRow = (key: unknown, item: T, index: number): Row<T> => {
-      const widget = new ListRowWidget(rowActions);
-      const rowElement = createElement(context, widget, "list_item");
-      const owner = renderInto(rowElement, item, index);
-      const row: Row<T> = { key, item, owner, element: rowElement };
-      widget.row = row;
+    const mountRow = (item: T, index: number): Row<T> => {
+      const row = new ListRowWidget(rowActions, item);
+      row.owner = renderInto(createElement(context, row, "list_item"), item, index);
       return row;
     };
 
@@ -285,7 +292,7 @@ export class ListView<T> extends WidgetView {
           seen.set(key, count + 1);
           if (count > 0) key = `${String(key)}\u0000${count}`; // repeated keys stay distinct
           let row = rows.get(key);
-          if (row === undefined) row = mountRow(key, item, index);
+          if (row === undefined) row = mountRow(item, index);
           else if (!Object.is(row.item, item)) {
             row.item = item;
             renderAgain(row, item, index);
