@@ -39,7 +39,7 @@ import {
   type TreeView,
   treeViewText,
 } from "./semantics/mod.ts";
-import type { AppTool } from "./ui/tools.ts";
+import { type AppTool, checkToolArguments } from "./ui/tools.ts";
 import type { View } from "./ui/view.ts";
 
 /** What `render()` takes besides the root. */
@@ -83,7 +83,15 @@ export interface TestApp {
   snapshot(): InspectSnapshot;
   /** The app tools registered now. */
   tools(): AppTool[];
-  /** Calls an app tool's handler with `args` and runs the frame it caused; returns its result. */
+  /**
+   * Calls app tool `name` with `args` and runs the frame it caused; returns its result.
+   * The arguments are checked against the tool's JSON Schema first, by the same check the
+   * server makes, so a call the socket would refuse throws `ToolArgumentsError`
+   * (`invalid arguments: x: expected number, received string`) and never reaches the
+   * handler. Two things differ from a call through the socket, on purpose: a destructive
+   * tool runs without `"confirm": true` (a `confirm` given is taken out, as the server does),
+   * and the result is the handler's text as it is, not wrapped as app text.
+   */
   callTool(name: string, args?: Record<string, unknown>): Promise<string>;
   /** Runs pending frames until none is left (after async handlers, timers). */
   settle(): Promise<void>;
@@ -99,8 +107,9 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
     title: options.title ?? "Test",
     renderer: new HeadlessRenderer(options.width, options.height),
   });
-  // The same adapter the app's server uses; the harness throws its errors as they are and
-  // returns the handler's text raw (no `confirm`, no wrapping: those are the server's).
+  // The same adapter and the same argument check the app's server uses; the harness throws
+  // their errors as they are and returns the handler's text raw (no `confirm`, no wrapping:
+  // those are the server's).
   const calls = new AppCalls(app);
   const query = (q: NodeQuery) => {
     if (app.framePending) app.frame();
@@ -141,8 +150,15 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
       return app.tools.list();
     },
     async callTool(name, args = {}) {
+      const tool = app.tools.get(name);
+      let handlerArgs = args;
+      if (tool?.isDestructive) {
+        const { confirm: _confirm, ...rest } = args;
+        handlerArgs = rest;
+      }
+      if (tool !== undefined) checkToolArguments(tool.inputSchema, handlerArgs, tool.isDestructive);
       try {
-        return await calls.callTool(name, JSON.stringify(args));
+        return await calls.callTool(name, JSON.stringify(handlerArgs));
       } catch (error) {
         if (error instanceof UnknownToolError) {
           throw new Error(`no tool named ${JSON.stringify(name)}`);

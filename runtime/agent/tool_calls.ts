@@ -10,8 +10,7 @@
 import { parseTreeView, TREE_VIEW_KEYS } from "../semantics/mod.ts";
 import { answerQuery, answerSince, answerWait, receiptResult } from "./change_calls.ts";
 import { answerInspect } from "./inspect_call.ts";
-import type { z } from "zod";
-import { argumentsChecker, checkArguments } from "../ui/tools.ts";
+import { checkToolArguments } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
 import type { CallToolResult } from "./sdk.ts";
@@ -170,39 +169,12 @@ async function callBuiltin(
 }
 
 /**
- * Each advertised schema read once, as zod checks it, by the schema object (a host may make
- * its `ToolInfo` objects afresh on each call; the schema stays the tool's own) and by whether
- * `confirm` is taken out.
- */
-const checkers = new WeakMap<ToolInfo["inputSchema"], Map<boolean, z.ZodType>>();
-
-/** A destructive tool's schema as its handler sees the arguments: `confirm` is the server's. */
-function withoutConfirm(schema: ToolInfo["inputSchema"]): ToolInfo["inputSchema"] {
-  const copy = structuredClone(schema);
-  const properties = copy.properties as Record<string, unknown> | undefined;
-  if (properties !== undefined) delete properties.confirm;
-  if (Array.isArray(copy.required)) {
-    copy.required = copy.required.filter((key: unknown) => key !== "confirm");
-  }
-  return copy;
-}
-
-/**
  * Refuses arguments (`confirm` taken out for a destructive tool) that the tool's advertised
  * schema does not accept, naming each problem.
  */
 function checkAppToolArguments(tool: ToolInfo, args: Record<string, unknown>): void {
   try {
-    let bySchema = checkers.get(tool.inputSchema);
-    if (bySchema === undefined) checkers.set(tool.inputSchema, bySchema = new Map());
-    let checker = bySchema.get(tool.destructive);
-    if (checker === undefined) {
-      checker = argumentsChecker(
-        tool.destructive ? withoutConfirm(tool.inputSchema) : tool.inputSchema,
-      );
-      bySchema.set(tool.destructive, checker);
-    }
-    checkArguments(checker, args);
+    checkToolArguments(tool.inputSchema, args, tool.destructive);
   } catch (error) {
     if (error instanceof TypeError) throw new HostError("invalid", error.message);
     throw error;

@@ -173,6 +173,48 @@ export function checkArguments<S extends z.ZodType>(schema: S, args: unknown): z
   return result.data;
 }
 
+/**
+ * Each tool schema read once, as zod checks it, by the schema object (a host may make its
+ * tool descriptions afresh on each call; the schema stays the tool's own) and by whether
+ * `confirm` is taken out.
+ */
+const checkers = new WeakMap<JsonSchema, Map<boolean, z.ZodType>>();
+
+/** A destructive tool's schema as its handler sees the arguments: `confirm` is the server's. */
+function withoutConfirm(schema: JsonSchema): JsonSchema {
+  const copy = structuredClone(schema);
+  const properties = copy.properties as Record<string, unknown> | undefined;
+  if (properties !== undefined) delete properties.confirm;
+  if (Array.isArray(copy.required)) {
+    copy.required = copy.required.filter((key: unknown) => key !== "confirm");
+  }
+  return copy;
+}
+
+/**
+ * Refuses arguments that a tool's JSON Schema does not accept, naming each problem: the one
+ * check the server makes before an app tool runs, and the test harness makes too. Throws
+ * {@link ToolArgumentsError}, or a TypeError when the schema cannot be checked.
+ *
+ * @param schema the tool's JSON Schema, as advertised
+ * @param args the arguments, `confirm` already taken out for a destructive tool
+ * @param destructive true to check against the schema without its `confirm` property
+ */
+export function checkToolArguments(
+  schema: JsonSchema,
+  args: Record<string, unknown>,
+  destructive = false,
+): void {
+  let bySchema = checkers.get(schema);
+  if (bySchema === undefined) checkers.set(schema, bySchema = new Map());
+  let checker = bySchema.get(destructive);
+  if (checker === undefined) {
+    checker = argumentsChecker(destructive ? withoutConfirm(schema) : schema);
+    bySchema.set(destructive, checker);
+  }
+  checkArguments(checker, args);
+}
+
 export { RESERVED_TOOL_NAMES };
 
 /** A tool an app registers with `cx.registerTool()`, or that `cx.tool()` makes. */
