@@ -112,10 +112,23 @@ Deno.test("a project outside the repository links the checkout and runs an app i
     const lock = JSON.parse(await Deno.readTextFile(`${project}/deno.lock`)) as {
       jsr?: Record<string, unknown>;
       specifiers?: Record<string, string>;
+      npm?: Record<string, unknown>;
+      workspace?: { links?: Record<string, { dependencies: string[] }> };
     };
     assert.equal(lock.jsr, undefined, JSON.stringify(lock.jsr));
     const specifiers = Object.keys(lock.specifiers ?? {});
     assert.ok(!specifiers.some((name) => name.startsWith("jsr:")), specifiers.join(", "));
+    // And only the runtime's own dependencies came along, none of this repository's test tools
+    // (the linked package brings what its deno.json imports).
+    const runtimeOnly = ["npm:@modelcontextprotocol/sdk@", "npm:zod@", "npm:get-east-asian-width@"];
+    const linked = Object.values(lock.workspace?.links ?? {}).flatMap((link) => link.dependencies);
+    assert.ok(linked.length > 0, JSON.stringify(lock.workspace));
+    for (const name of linked) {
+      assert.ok(runtimeOnly.some((prefix) => name.startsWith(prefix)), `${name} came along`);
+    }
+    for (const name of Object.keys(lock.npm ?? {})) {
+      assert.ok(!/^@(xterm|modelcontextprotocol\/inspector)/.test(name), `${name} came along`);
+    }
   } finally {
     await app?.close();
     await removeDir(runtimeDir);

@@ -6,7 +6,7 @@
  * @module
  */
 
-import xterm from "@xterm/headless";
+import xterm from "npm:@xterm/headless@6.0.0";
 import type { TerminalIo } from "./terminal_io.ts";
 
 const encoder = new TextEncoder();
