@@ -106,11 +106,41 @@ export function advertisedSchema(input: z.ZodType): JsonSchema {
       },
     });
   } catch (error) {
+    const path = unrepresentablePath(input, []);
     throw new TypeError(
-      `invalid input schema: ${error instanceof Error ? error.message : String(error)}`,
+      `invalid input schema: ${path ? `${path}: ` : ""}${
+        error instanceof Error ? error.message : String(error)
+      }`,
     );
   }
   return schemaFromText(JSON.stringify(withoutNoise(json)));
+}
+
+/**
+ * The path of the deepest part of `schema` that JSON Schema cannot carry (zod's error does
+ * not say where it is), such as `when` or `events[].at`; undefined when no part alone fails.
+ */
+function unrepresentablePath(schema: z.ZodType, path: readonly string[]): string | undefined {
+  const def = schema._zod.def as { type: string; [key: string]: unknown };
+  const parts: [string[], unknown][] = [];
+  if (def.type === "object") {
+    for (const [key, inner] of Object.entries(def.shape as Record<string, unknown>)) {
+      parts.push([[...path, key], inner]);
+    }
+  } else if (def.type === "array") {
+    parts.push([[...path.slice(0, -1), `${path.at(-1) ?? ""}[]`], def.element]);
+  } else if (def.innerType !== undefined) {
+    parts.push([[...path], def.innerType]);
+  }
+  for (const [innerPath, inner] of parts) {
+    if (!(inner instanceof z.ZodType)) continue;
+    try {
+      z.toJSONSchema(inner, { io: "input" });
+    } catch {
+      return unrepresentablePath(inner, innerPath) ?? innerPath.join(".");
+    }
+  }
+  return undefined;
 }
 
 /** A call whose arguments do not match the tool's schema; the message names each problem. */
@@ -260,7 +290,14 @@ export class AppTool {
       this.inputSchema = schemaFromText(inputSchema);
       argumentsChecker(this.inputSchema); // refuses a schema the server could not enforce
     } else {
-      this.inputSchema = advertisedSchema(inputSchema);
+      try {
+        this.inputSchema = advertisedSchema(inputSchema);
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+        throw new TypeError(
+          error.message.replace(/^invalid input schema: /, `invalid input schema for ${name}: `),
+        );
+      }
     }
     this.handler = handler;
   }
@@ -293,7 +330,8 @@ export interface ToolOptions<Args extends Record<string, unknown>> {
   /** What the tool does, in a sentence; the schema's `.describe()` texts say the rest. */
   description: string;
   /**
-   * The arguments, as `z.object({...})`. It is strict: a property it does not name is
+   * The arguments, as `z.object({...})` from zod 4 (`npm:zod@4`; a zod 3 schema type-checks
+   * but is refused when the tool is made, with a message that says so). It is strict: a property it does not name is
    * refused, unless the object is loose on purpose (`z.looseObject()`, `.passthrough()`).
    */
   input: ToolInput<Args>;
@@ -337,8 +375,15 @@ export function typedTool<Args extends Record<string, unknown>>(
   const { run } = options;
   const input = options.input;
   if (!(input instanceof z.ZodType)) {
+    // A zod 3 schema has the same `safeParse`, so it type-checks; it has `_def` but no `_zod`.
+    const zod3 = typeof input === "object" && input !== null && "_def" in input &&
+      !("_zod" in input);
     throw new TypeError(
-      `invalid input schema for ${options.name}: expected a zod schema such as z.object({...})`,
+      `invalid input schema for ${options.name}: ${
+        zod3
+          ? "cx.tool needs a zod 4 schema (npm:zod@4): this one is from zod 3"
+          : "expected a zod schema such as z.object({...})"
+      }`,
     );
   }
   // The advertised schema read back: it refuses the properties `input` would silently drop.

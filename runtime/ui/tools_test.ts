@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
+import { z as z3 } from "npm:zod@4.6.7/v3";
 import type { Signal } from "../reactive/mod.ts";
 import { render } from "../testing.ts";
 import { AppTool, bind, column, component, show, text, ToolRegistry } from "./mod.ts";
-import { argumentsChecker, checkArguments, typedTool } from "./tools.ts";
+import { argumentsChecker, checkArguments, type ToolOptions, typedTool } from "./tools.ts";
 import { button } from "./widgets.ts";
 
 const EMPTY = `{"type":"object","properties":{}}`;
@@ -405,5 +406,47 @@ Deno.test("argumentsChecker()", async (t) => {
       () => new AppTool("x", "x", `{"type":"object","if":{},"then":{}}`, () => "{}"),
       { name: "TypeError", message: /^invalid input schema: it cannot be checked: / },
     );
+  });
+});
+
+Deno.test("cx.tool() says what is wrong with a schema it cannot serve", async (t) => {
+  /** Mounts a component whose one tool has `input`; resolves to the error mounting threw. */
+  async function mountError(input: ToolOptions<Record<string, unknown>>["input"]) {
+    const root = component((cx) => {
+      cx.tool({ name: "t", description: "A tool", input, run: () => null });
+      return text("x");
+    });
+    try {
+      await using _app = await render(root);
+    } catch (error) {
+      return error;
+    }
+    throw new Error("mounting did not throw");
+  }
+
+  await t.step("a zod 3 schema: zod 4 is required", async () => {
+    const error = await mountError(z3.object({ a: z3.string() }));
+    assert.ok(error instanceof TypeError);
+    assert.equal(
+      error.message,
+      "invalid input schema for t: cx.tool needs a zod 4 schema (npm:zod@4): this one is from zod 3",
+    );
+  });
+
+  await t.step("a type JSON Schema cannot carry: the tool and the field are named", async () => {
+    const cases: [ToolOptions<Record<string, unknown>>["input"], string][] = [
+      [z.object({ when: z.date() }), "when: Date"],
+      [z.object({ count: z.bigint().optional() }), "count: BigInt"],
+      [z.object({ meta: z.object({ tags: z.map(z.string(), z.string()) }) }), "meta.tags: Map"],
+      [z.object({ events: z.array(z.object({ at: z.date() })) }), "events[].at: Date"],
+    ];
+    for (const [input, where] of cases) {
+      const error = await mountError(input);
+      assert.ok(error instanceof TypeError);
+      assert.equal(
+        error.message,
+        `invalid input schema for t: ${where} cannot be represented in JSON Schema`,
+      );
+    }
   });
 });
