@@ -136,6 +136,30 @@ export class Signal<T> {
   /**
    * Changes the value in place, as in `notes.update((list) => list.push(title))`, then tells
    * everything that read it. What `fn` returns is ignored.
+   *
+   * Mutating an item object in place inside a list's array does not re-render its row: a
+   * `list()` row follows its item's identity, so replace the item with a new object, as in
+   * `notes.update((l) => { l[0] = { ...l[0]!, done: true }; })`.
+   *
+   * @example An item changed in place keeps its row as it was; a new object shows
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { component, list, type Signal, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * type Note = { id: number; title: string };
+   * let notes: Signal<Note[]> | undefined;
+   * await using app = await render(component((cx) => {
+   *   notes = cx.signal<Note[]>([{ id: 1, title: "old" }]);
+   *   return list(notes, (note) => text(note.title), (note) => note.id);
+   * }));
+   * notes!.update((l) => { l[0]!.title = "mutated"; }); // the same object: the row stays
+   * await app.settle();
+   * assert.match(app.tree(), /"old"/);
+   * notes!.update((l) => { l[0] = { ...l[0]!, title: "new" }; }); // a new object: it shows
+   * await app.settle();
+   * assert.match(app.tree(), /"new"/);
+   * ```
    */
   update(fn: (value: T) => unknown): void {
     const node = this.#node;

@@ -337,6 +337,10 @@ export class ListView<T> extends WidgetView {
  * - A new key mounts a row, a gone key unmounts its row. Without a key function the item is
  *   its own key, so a replaced item is a new row in its place.
  *
+ * Mutating an item object in place inside a list's array does not re-render its row: a row
+ * follows its item's identity, so replace the item with a new object, as in
+ * `notes.update((l) => { l[0] = { ...l[0]!, done: true }; })`.
+ *
  * `index` is the item's position when the row rendered. A row costs its element and scope
  * only: nothing per row follows the item. Replacing n items renders n rows again; to change
  * one field often without rendering the row again, make that field a signal.
