@@ -5,7 +5,7 @@
  * @module
  */
 
-import { scrollContent } from "../layout/node.ts";
+import { LAYOUT_DEFAULTS, type LayoutStyle, scrollContent } from "../layout/node.ts";
 import { disposeOwner, Owner, runWithOwner } from "../reactive/mod.ts";
 import type { Keybind } from "../text/keybind.ts";
 import type { Element } from "./element.ts";
@@ -14,6 +14,13 @@ import { interactiveStyle, type PaintArea } from "./surface.ts";
 import { type MountContext, type Prop, View } from "./view.ts";
 import { LabelWidget, Widget } from "./widget.ts";
 import { createElement, followName, mountChildren, WidgetView } from "./widget_view.ts";
+
+/** The style of every row: one object for all of them, as a style is replaced, never changed. */
+const ROW_STYLE: Readonly<LayoutStyle> = Object.freeze({
+  ...LAYOUT_DEFAULTS,
+  direction: "row",
+  gap: 1,
+});
 
 /** A row or column of views; it has no role, so agents see only its children. */
 export class StackView extends WidgetView {
@@ -30,7 +37,7 @@ export class StackView extends WidgetView {
   /** Makes the element. */
   protected build(context: MountContext): Element {
     const element = createElement(context, this.#direction, null);
-    if (this.#direction === "row") element.setStyle({ direction: "row", gap: 1 });
+    if (this.#direction === "row") element.layout.style = ROW_STYLE;
     mountChildren(context, element, this.#children);
     return element;
   }
