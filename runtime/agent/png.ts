@@ -34,14 +34,6 @@ function crc32(bytes: Uint8Array): number {
 /**
  * Says why `data` is not a base64-encoded PNG, or returns `null` when it is one as far as
  * its header goes.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { pngProblem } from "./png.ts";
- * assert.equal(pngProblem("aGVsbG8="), "it does not start with the PNG signature");
- * assert.equal(pngProblem("not base64!"), "it is not valid base64");
- * ```
  */
 export function pngProblem(data: string): string | null {
   if (data.length % 4 !== 0 || !BASE64.test(data)) return "it is not valid base64";

@@ -53,3 +53,8 @@ Deno.test("checkPng() throws with what the data was and why it is refused", () =
     },
   );
 });
+
+Deno.test("pngProblem() says why data is not a base64 PNG", () => {
+  assert.equal(pngProblem("aGVsbG8="), "it does not start with the PNG signature");
+  assert.equal(pngProblem("not base64!"), "it is not valid base64");
+});

@@ -10,15 +10,6 @@
 /**
  * The value of environment variable `name`, or undefined when it is unset or the program
  * may not read it (no `--allow-env` for it).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { readEnv } from "./env.ts";
- *
- * const value = readEnv("CROWNUI_EXAMPLE_UNSET_VARIABLE");
- * assert.equal(value, undefined);
- * ```
  */
 export function readEnv(name: string): string | undefined {
   // Asking first: without --allow-env a read throws (NotCapable in Deno 2.9), and a missing

@@ -33,3 +33,7 @@ Deno.test("envSet() is false for an empty value", () => {
     Deno.env.delete(name);
   }
 });
+
+Deno.test("readEnv() gives undefined for an unset variable", () => {
+  assert.equal(readEnv("CROWNUI_EXAMPLE_UNSET_VARIABLE"), undefined);
+});

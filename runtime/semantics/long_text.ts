@@ -19,15 +19,6 @@ export const SHORTEST_CUT = 64;
  * How many characters of an app string an answer of `maxBytes` shows: at most
  * {@link LONGEST_APP_TEXT}, and at most an eighth of the budget (but never fewer than
  * {@link SHORTEST_CUT}), so that a line with a name and a value stays inside the budget.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { longestFor } from "./long_text.ts";
- * assert.equal(longestFor(32_768), 1000);
- * assert.equal(longestFor(2000), 250);
- * assert.equal(longestFor(100), 64);
- * ```
  */
 export function longestFor(maxBytes: number): number {
   return Math.max(SHORTEST_CUT, Math.min(LONGEST_APP_TEXT, Math.floor(maxBytes / 8)));
@@ -47,14 +38,6 @@ export function leftOutMarker(count: number): string {
 /**
  * An app string quoted as tree text quotes it, cut to its first `longest` characters with a
  * marker for the rest when it is longer.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { quoteLongAppText } from "./long_text.ts";
- * assert.equal(quoteLongAppText("abcdef", 2), '"ab"…(+4 chars)');
- * assert.equal(quoteLongAppText("abc", 3), '"abc"');
- * ```
  */
 export function quoteLongAppText(text: string, longest: number): string {
   if (text.length <= longest) return quoteAppText(text);

@@ -29,17 +29,6 @@ const EVERYWHERE: Bounds = { x: -FAR, y: -FAR, width: 2 * FAR - 1, height: 2 * F
 
 /**
  * The place of `child` given its parent's place; `parent` is null for the window (the root).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { childPlace, SemanticNode } from "./mod.ts";
- * const window = new SemanticNode(1, "window");
- * window.bounds = { x: 0, y: 0, width: 80, height: 24 };
- * const below = new SemanticNode(2, "button");
- * below.bounds = { x: 0, y: 30, width: 8, height: 1 };
- * assert.equal(childPlace(childPlace(null, window), below).onScreen, false);
- * ```
  */
 export function childPlace(parent: ScreenPlace | null, child: SemanticNode): ScreenPlace {
   const origin = parent?.bounds ?? { x: 0, y: 0 };

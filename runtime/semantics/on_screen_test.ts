@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Bounds, Role, SemanticNode } from "./node.ts";
+import { type Bounds, type Role, SemanticNode } from "./node.ts";
 import { childPlace, isOnScreen, screenPlace } from "./on_screen.ts";
 import { SemanticTree } from "./tree.ts";
 
@@ -66,4 +66,12 @@ Deno.test("childPlace() carries window bounds and the clip down a walk", () => {
   assert.deepEqual(walked, screenPlace(text));
   assert.deepEqual(walked.bounds, { x: 3, y: 4, width: 3, height: 1 });
   assert.deepEqual(walked.clip, { x: 2, y: 3, width: 10, height: 4 });
+});
+
+Deno.test("childPlace() puts a node below the window off screen", () => {
+  const window = new SemanticNode(1, "window");
+  window.bounds = { x: 0, y: 0, width: 80, height: 24 };
+  const below = new SemanticNode(2, "button");
+  below.bounds = { x: 0, y: 30, width: 8, height: 1 };
+  assert.equal(childPlace(childPlace(null, window), below).onScreen, false);
 });

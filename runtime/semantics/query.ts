@@ -222,16 +222,6 @@ export function nodeMatch(node: SemanticNode, longest: number = LONGEST_APP_TEXT
  * Finds the nodes under `root` (itself included) that match, in tree order: at most the
  * query's `limit`, with how many more matched. `within` names an ancestor by id, looked up
  * with `lookup`; an id that names no node under `root` throws a RangeError.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { findNodes, SemanticTree } from "./mod.ts";
- * const tree = new SemanticTree("Notes");
- * const found = findNodes(tree.root, { role: "window", state: "enabled" }, (id) => tree.get(id));
- * assert.equal(found.nodes[0]?.name, "Notes");
- * assert.equal(found.more, undefined);
- * ```
  */
 export function findNodes(
   root: SemanticNode,

@@ -269,3 +269,10 @@ Deno.test("findNodes()", async (t) => {
     assert.equal(password.value, "hunter2", "the node still holds it: only the match leaves it");
   });
 });
+
+Deno.test("findNodes() finds the window by role and state, with no more left", () => {
+  const tree = new SemanticTree("Notes");
+  const found = findNodes(tree.root, { role: "window", state: "enabled" }, (id) => tree.get(id));
+  assert.equal(found.nodes[0]?.name, "Notes");
+  assert.equal(found.more, undefined);
+});

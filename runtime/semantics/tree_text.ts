@@ -36,13 +36,6 @@ const NEEDS_ESCAPE =
 /**
  * An app string as a JSON string that holds no line break of any kind, no C1 control and no
  * bidi control: those are written as `\uXXXX`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { quoteAppText } from "./tree_text.ts";
- * assert.equal(quoteAppText("a\u202eb"), '"a\\u202eb"');
- * ```
  */
 export function quoteAppText(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return '"' + text + '"'; // nearly always: keep tree text fast

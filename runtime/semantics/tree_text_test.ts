@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type Role, type SemanticNode, STATE_BIT, STATES } from "./node.ts";
 import { SemanticTree } from "./tree.ts";
-import { formatNodeLine, formatTree } from "./tree_text.ts";
+import { formatNodeLine, formatTree, quoteAppText } from "./tree_text.ts";
 
 /** docs/agents.md's example, byte for byte: the row is named by its text, which has no line. */
 const DOCS_EXAMPLE = `window "Notes" #1
@@ -298,4 +298,8 @@ Deno.test("formatNodeLine()", async (t) => {
     assert.equal(formatNodeLine(text), "text_field #2 focused secure");
     assert.ok(!formatTree(tree.root).includes("hunter2"));
   });
+});
+
+Deno.test("quoteAppText() writes a bidi control as \\uXXXX", () => {
+  assert.equal(quoteAppText("a\u202eb"), '"a\\u202eb"');
 });

@@ -72,13 +72,6 @@ function wholeNumber(
  * Reads a view from `ui_tree` arguments (`root`, `depth`, `from`, `visible`, `max_bytes`);
  * other keys are left for the caller to judge. Throws a TypeError starting
  * `invalid arguments:` for a bad value.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { parseTreeView } from "./tree_view.ts";
- * assert.equal(parseTreeView({ root: 7, depth: 1 }).depth, 1);
- * ```
  */
 export function parseTreeView(args: Record<string, unknown>): TreeView {
   const view: TreeView = {};
@@ -275,20 +268,6 @@ function nextInOrder(open: readonly [Entry, number][]): Entry | undefined {
 /**
  * Writes the view of the subtree under `root` as tree text, ending with a newline. `root` is
  * the node `view.root` names (the caller looks it up); `view.root` itself is not read.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { formatTreeView, SemanticTree } from "./mod.ts";
- * const tree = new SemanticTree("Notes");
- * const list = tree.createNode("list");
- * tree.setChildren(tree.root, [list]);
- * tree.setChildren(list, Array.from({ length: 6 }, () => tree.createNode("list_item")));
- * assert.equal(
- *   formatTreeView(tree.root, { maxBytes: 110 }),
- *   'window "Notes" #1\n list #2\n  list_item #3\n  … 5 more items: ui_tree {"root":2,"from":1,"max_bytes":110}\n',
- * );
- * ```
  */
 export function formatTreeView(root: SemanticNode, view: TreeView = {}): string {
   const budget = view.maxBytes ?? DEFAULT_TREE_BYTES;

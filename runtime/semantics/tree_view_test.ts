@@ -327,3 +327,18 @@ Deno.test("parseTreeView()", async (t) => {
     }
   });
 });
+
+Deno.test("parseTreeView() reads the depth", () => {
+  assert.equal(parseTreeView({ root: 7, depth: 1 }).depth, 1);
+});
+
+Deno.test("formatTreeView() ends a cut list with the call that reads on", () => {
+  const tree = new SemanticTree("Notes");
+  const list = tree.createNode("list");
+  tree.setChildren(tree.root, [list]);
+  tree.setChildren(list, Array.from({ length: 6 }, () => tree.createNode("list_item")));
+  assert.equal(
+    formatTreeView(tree.root, { maxBytes: 110 }),
+    'window "Notes" #1\n list #2\n  list_item #3\n  … 5 more items: ui_tree {"root":2,"from":1,"max_bytes":110}\n',
+  );
+});

@@ -348,14 +348,12 @@ export class ListView<T> extends WidgetView {
  * @example A new item under the same key shows at once, on the same node ids
  * ```ts
  * import assert from "node:assert/strict";
- * import type { Signal } from "../reactive/mod.ts";
- * import { render } from "../testing.ts";
- * import { component, list, row, text } from "./mod.ts";
- * import { button } from "./widgets.ts";
+ * import { button, component, list, row, type Signal, text } from "@crownui/runtime";
+ * import { render } from "@crownui/runtime/testing";
  *
  * type Note = { id: number; title: string };
  * let notes: Signal<Note[]> | undefined;
- * const app = await render(component((cx) => {
+ * await using app = await render(component((cx) => {
  *   notes = cx.signal<Note[]>([{ id: 1, title: "old" }]);
  *   return list(notes, (note) => row(text(note.title), button("Open", () => {})), (note) => note.id);
  * }));
@@ -364,7 +362,6 @@ export class ListView<T> extends WidgetView {
  * await app.settle();
  * assert.equal(app.get({ role: "list_item" }).name, "new");
  * assert.equal(app.get({ role: "button", name: "Open" }).id, open);
- * await app.close();
  * ```
  */
 export function list<T>(

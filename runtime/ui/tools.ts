@@ -357,7 +357,7 @@ export interface ToolOptions<Args extends Record<string, unknown>> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { z } from "zod";
- * import { typedTool } from "./tools.ts";
+ * import { typedTool } from "@crownui/runtime";
  *
  * const addNote = typedTool({
  *   name: "add_note",
