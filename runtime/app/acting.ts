@@ -22,7 +22,7 @@ import {
 } from "../input/action.ts";
 import { scrollIntoView } from "../layout/visible.ts";
 import type { ReactiveRuntime } from "../reactive/mod.ts";
-import type { SemanticNode, SemanticTree } from "../semantics/mod.ts";
+import type { SemanticTree } from "../semantics/mod.ts";
 import type { Element } from "../ui/element.ts";
 import { type FocusState, isWithin } from "./focus.ts";
 import type { FrameLoop } from "./frame_loop.ts";
@@ -38,10 +38,20 @@ export interface ActingParts {
   reportError(error: unknown, where: string): void;
 }
 
+/** Node ids a page of the element index covers: ids are handed out in order, so pages fill. */
+const PAGE_SIZE = 256;
+
 /** Finds elements by node id and performs actions on them. */
 export class Acting {
   readonly #parts: ActingParts;
-  readonly #elements = new WeakMap<SemanticNode, Element>();
+  /**
+   * The element of each node id, in pages of `PAGE_SIZE` consecutive ids (an array slot a
+   * node, where a WeakMap entry costs several times that). A page goes when its last
+   * element is forgotten.
+   */
+  readonly #pages: ((Element | undefined)[] | undefined)[] = [];
+  /** How many elements each page holds. */
+  readonly #counts: number[] = [];
 
   /**
    * Creates the acting part of one app.
@@ -54,15 +64,46 @@ export class Acting {
 
   /** Remembers which element owns a node, so actions by id find it. */
   register(element: Element): void {
-    if (element.node !== null) this.#elements.set(element.node, element);
+    const node = element.node;
+    if (node === null) return;
+    const page = Math.floor(node.id / PAGE_SIZE);
+    while (this.#pages.length <= page) {
+      this.#pages.push(undefined);
+      this.#counts.push(0);
+    }
+    const slots = this.#pages[page] ??= new Array<Element | undefined>(PAGE_SIZE);
+    const slot = node.id % PAGE_SIZE;
+    if (slots[slot] === undefined) this.#counts[page]!++;
+    slots[slot] = element; // a list row rendered again hands its node to a new element
+  }
+
+  /**
+   * Forgets the elements of a subtree that left the app, each unless its node went to
+   * another element since.
+   */
+  forget(element: Element): void {
+    const stack = [element];
+    while (stack.length > 0) {
+      const current = stack.pop()!;
+      for (let index = current.children.length - 1; index >= 0; index--) {
+        stack.push(current.children[index]!);
+      }
+      if (current.node === null) continue;
+      const page = Math.floor(current.node.id / PAGE_SIZE);
+      const slots = this.#pages[page];
+      const slot = current.node.id % PAGE_SIZE;
+      if (slots === undefined || slots[slot] !== current) continue;
+      slots[slot] = undefined;
+      if (--this.#counts[page]! === 0) this.#pages[page] = undefined;
+    }
   }
 
   /** The element behind a node id, while it is mounted. */
   elementById(id: number): Element | undefined {
     const node = this.#parts.tree.get(id);
     if (node === undefined) return undefined;
-    const element = this.#elements.get(node);
-    return element?.mounted ? element : undefined;
+    const element = this.#pages[Math.floor(id / PAGE_SIZE)]?.[id % PAGE_SIZE];
+    return element !== undefined && element.mounted && element.node === node ? element : undefined;
   }
 
   /** See `App.act()`. */

@@ -104,6 +104,7 @@ export class App implements Host, InputEnv {
 
   elementRemoved(element: Element): void {
     this.#focus.elementRemoved(element);
+    this.#acting.forget(element);
   }
 
   addOverlay(element: Element): void {
