@@ -72,7 +72,9 @@ export type Handler = (rt: Rt) => void;
 
 /** A push button: `[ label ]`. */
 export class ButtonWidget extends LabelWidget {
-  readonly kind = "button";
+  get kind(): "button" {
+    return "button";
+  }
   readonly #onClick: Handler;
 
   /** A button that calls `onClick`. */
@@ -129,7 +131,9 @@ export function button(label: Prop<string>, onClick: Handler): ButtonView {
 
 /** A checkbox: `[x] label`. */
 export class CheckboxWidget extends LabelWidget {
-  readonly kind = "checkbox";
+  get kind(): "checkbox" {
+    return "checkbox";
+  }
   /** The state it shows. */
   checked = false;
   readonly #source: Prop<boolean>;
@@ -253,7 +257,9 @@ function shownGraphemes(value: string, secure: boolean): ShownGrapheme[] {
 
 /** A single-line text field: `label: [text      ]`, with its cursor and selection. */
 export class TextFieldWidget extends LabelWidget {
-  readonly kind = "text_field";
+  get kind(): "text_field" {
+    return "text_field";
+  }
   /** The text being edited, with its cursor and selection. */
   readonly edit: TextEditState = new TextEditState();
   /** The width of the box in cells. */
@@ -438,7 +444,9 @@ export const SLIDER_TRACK = 20;
 
 /** A slider: `label [━━━●────] value`. */
 export class SliderWidget extends LabelWidget {
-  readonly kind = "slider";
+  get kind(): "slider" {
+    return "slider";
+  }
   /** The value shown. */
   value = 0;
   /** The lowest value. */
@@ -614,7 +622,9 @@ export interface WidgetOptions {
 
 /** An app's own widget: its content line, and the input its options handle. */
 export class CustomWidget extends LabelWidget {
-  readonly kind = "widget";
+  get kind(): "widget" {
+    return "widget";
+  }
   readonly #focusable: boolean;
   readonly #content: boolean;
 
