@@ -54,7 +54,7 @@ Deno.test("the app's thread loads no MCP SDK to start the agent bridge", async (
 });
 
 Deno.test("the server's worker loads the MCP SDK and zod only when an agent connects", async () => {
-  // Loaded with the first connection a gate lets in (server.ts, loadSessionModules): an idle
+  // Loaded with the first connection a gate lets in (mcp_session.ts, loadSessionModules): an idle
   // server weighs about 24 MiB instead of 39.
   assert.deepEqual(sdkModules(await loadedAtStart("./server_worker.ts")), []);
 });
