@@ -1,0 +1,160 @@
+/**
+ * What crownmcp forwards and how, line by line: which of the agent's requests go to the
+ * selected app, which of them count as having read it, which of the app's notifications reach
+ * the agent, and the id remapping — an agent's id that looks like one of crownmcp's own
+ * (`OWN_ID_PREFIX`) is sent to the app under another id, and its answer and its cancellation
+ * are rewritten to match. Every other line goes on as the very bytes that came in.
+ *
+ * @module
+ */
+
+import { BUILTIN_TOOL } from "../runtime/ui/tool_names.ts";
+import { type Message, OWN_ID_PREFIX, type RequestId } from "./app_link.ts";
+import { OWN_TOOL_NAMES } from "./own_tools.ts";
+
+/** How long a forwarded request may take before the proxy gives up, in milliseconds. */
+export const FORWARD_TIMEOUT_MS = 120_000;
+
+/** A request from the agent that crownmcp forwards: the fields it reads. */
+export interface AgentRequest {
+  /** The agent's id. */
+  id: RequestId;
+  /** The forwarded method. */
+  method: string;
+  /** Its params, when it has any. */
+  params?: Record<string, unknown>;
+}
+
+/** A request forwarded to the app and not answered yet. */
+export interface Forwarded {
+  /** The agent's id for it (the id toward the app differs only when the agent's has the own prefix). */
+  agentId: RequestId;
+  /** A `tools/call`: a JSON-RPC error from the app reaches the agent as a tool error. */
+  tool: boolean;
+  /** Whether a successful answer counts as having read the app. */
+  read: boolean;
+  /** The count of changes of the selected app when it was sent. */
+  change: number;
+  /** Gives up on the request after `FORWARD_TIMEOUT_MS`. */
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** Forwarded tools whose successful answer counts as having read the selected app. */
+const READ_TOOLS = new Set<string>([BUILTIN_TOOL.tree, BUILTIN_TOOL.query, BUILTIN_TOOL.wait]);
+
+/**
+ * Whether a read's arguments make the app show its nodes. A read relative to a revision
+ * (`since`) does not: the revision may be one of the app selected before, and an empty
+ * change list would then seem to say that its ids still hold.
+ */
+function showsNodes(args: unknown): boolean {
+  return typeof args !== "object" || args === null || !("since" in args);
+}
+
+/** Resources whose successful read counts as having read the selected app. */
+const READ_RESOURCES = new Set(["ui://tree", "ui://tree.json"]);
+
+/** Methods whose requests are forwarded to the selected app (`tools/call` but for crownmcp's own tools). */
+const FORWARDED_METHODS = new Set([
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+]);
+
+/** Forwarded methods whose params must carry a `uri` string. */
+const URI_METHODS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
+
+/** Notifications from the app that the agent can use: written to it as they came. */
+const PASSED_ON_NOTIFICATIONS = new Set([
+  "notifications/tools/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/resources/updated",
+  "notifications/progress",
+]);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True for an id the SDK accepts on a request: a string or an integer. */
+export function isRequestId(id: unknown): id is RequestId {
+  return typeof id === "string" || Number.isInteger(id);
+}
+
+/**
+ * True for a request crownmcp forwards: a forwarded method (not one of its own tools),
+ * with an id and params as the SDK takes them. Anything else goes to the SDK's server,
+ * which answers it, or refuses it as it always did.
+ */
+export function isForwarded(message: Message): boolean {
+  const { method, params } = message;
+  if (typeof method !== "string" || !FORWARDED_METHODS.has(method)) return false;
+  if (!isRequestId(message.id)) return false;
+  if (params === undefined) return method === "resources/list";
+  if (!isPlainObject(params)) return false;
+  if (method === "tools/call") {
+    return typeof params.name === "string" && !OWN_TOOL_NAMES.has(params.name);
+  }
+  return !URI_METHODS.has(method) || typeof params.uri === "string";
+}
+
+/** The name of the tool a forwarded `tools/call` calls; `""` for other requests. */
+export function calledTool(request: AgentRequest): string {
+  return request.method === "tools/call" ? request.params!.name as string : "";
+}
+
+/** Whether a successful answer to `request` counts as having read the selected app. */
+export function countsAsRead(request: AgentRequest): boolean {
+  const { method, params } = request;
+  return method === "tools/call"
+    ? READ_TOOLS.has(calledTool(request)) && showsNodes(params!.arguments)
+    : method === "resources/read" && READ_RESOURCES.has(params!.uri as string);
+}
+
+/** Whether the app's notification `method` is written to the agent. */
+export function passesOn(method: string): boolean {
+  return PASSED_ON_NOTIFICATIONS.has(method);
+}
+
+/** Whether the agent's `id` looks like one of crownmcp's own, so it must be sent as another. */
+export function hasOwnPrefix(id: unknown): boolean {
+  return typeof id === "string" && id.startsWith(OWN_ID_PREFIX);
+}
+
+/** The id toward the app and the entry of the agent's request `id`, if it is pending. */
+export function pendingEntry(
+  pending: Map<RequestId, Forwarded>,
+  id: unknown,
+): [RequestId, Forwarded] | undefined {
+  if (hasOwnPrefix(id)) {
+    for (const pair of pending) if (pair[1].agentId === id) return pair;
+    return undefined;
+  }
+  const entry = pending.get(id as RequestId);
+  return entry === undefined ? undefined : [id as RequestId, entry];
+}
+
+function encodeLine(message: object): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(message) + "\n");
+}
+
+/** The line of `request` with the id `sentId` in place of the agent's. */
+export function requestWithId(request: AgentRequest, sentId: RequestId): Uint8Array {
+  return encodeLine({ ...request, id: sentId });
+}
+
+/** The line of the agent's cancellation `message` naming `sentId` in place of the agent's id. */
+export function cancellationWithId(message: Message, sentId: RequestId): Uint8Array {
+  return encodeLine({ ...message, params: { ...message.params, requestId: sentId } });
+}
+
+/** The cancellation crownmcp sends the app itself, for the request sent as `sentId`. */
+export function cancellation(sentId: RequestId, reason: string): Uint8Array {
+  return encodeLine({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: sentId, reason },
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * crownmcp's own tools, `list_apps` and `select_app`: their definitions, what they answer,
+ * and how they sit beside the selected app's tools in `tools/list` (first, and an app's tool
+ * of the same name is left out).
+ *
+ * @module
+ */
+
+import { matchApp } from "../runtime/agent/discovery.ts";
+import type { CallToolResult, Tool } from "../runtime/agent/sdk.ts";
+import { PROXY_TOOL } from "../runtime/ui/tool_names.ts";
+import {
+  couldNotConnectMessage,
+  noMatchMessage,
+  SELECT_APP_NEEDS_APP,
+  severalMatchMessage,
+  toolError,
+  toolText,
+} from "./messages.ts";
+import type { AppSelection } from "./selection.ts";
+
+/** The tools crownmcp offers itself, whether or not an app is selected. */
+export const OWN_TOOLS: Tool[] = [
+  {
+    name: PROXY_TOOL.listApps,
+    description: "This user's running CrownUI apps; refused lists untrusted sockets, never used.",
+    inputSchema: { type: "object", properties: {} },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: PROXY_TOOL.selectApp,
+    description: "Selects an app; its tools then appear. A lone app is selected on its own.",
+    inputSchema: {
+      type: "object",
+      properties: { app: { type: "string", description: "Name or name-pid: notes, notes-4242" } },
+      required: ["app"],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  },
+];
+
+/** The names of `OWN_TOOLS`: a call of one of them is answered by crownmcp, never forwarded. */
+export const OWN_TOOL_NAMES: ReadonlySet<string> = new Set(OWN_TOOLS.map((tool) => tool.name));
+
+/** The tools the agent sees: crownmcp's own, then the app's `tools` (if a list) but for those names. */
+export function withOwnTools(tools: unknown): { tools: Tool[] } {
+  if (!Array.isArray(tools)) return { tools: OWN_TOOLS };
+  const theirs = (tools as Tool[]).filter((tool) => !OWN_TOOL_NAMES.has(tool.name));
+  return { tools: [...OWN_TOOLS, ...theirs] };
+}
+
+/** `list_apps`: looks at the socket directory again and lists the apps (and any refused). */
+export async function listApps(selection: AppSelection): Promise<CallToolResult> {
+  selection.takeScan(await selection.scanNow());
+  const selected = selection.current?.entry.app;
+  if (selected !== undefined && !selection.apps.some((app) => app.app === selected)) {
+    selection.lost(selection.current!.entry);
+  } else {
+    selection.autoSelect();
+  }
+  if (selection.connecting !== null) await selection.connecting;
+  const apps = selection.apps.map((app) => ({
+    ...app,
+    selected: app.app === selection.current?.entry.app,
+  }));
+  const refused = selection.refused;
+  return toolText(JSON.stringify(refused.length === 0 ? { apps } : { apps, refused }));
+}
+
+/** `select_app`: selects the app `args.app` names; any select asks for a new read. */
+export async function selectApp(
+  selection: AppSelection,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
+  const wanted = args?.app;
+  if (typeof wanted !== "string" || wanted === "") return toolError(SELECT_APP_NEEDS_APP);
+  selection.takeScan(await selection.scanNow());
+  const match = matchApp(selection.apps, wanted);
+  if (match.kind === "none") {
+    return toolError(noMatchMessage(wanted, selection.apps, selection.refused));
+  }
+  if (match.kind === "several") return toolError(severalMatchMessage(wanted, match.apps));
+  if (selection.connecting !== null) await selection.connecting;
+  try {
+    await selection.select(match.app);
+  } catch (e) {
+    return toolError(couldNotConnectMessage(match.app.app, e));
+  }
+  selection.exited = null; // the agent chose; it knows which app it talks to
+  selection.changed(); // any select_app, even of the app already selected, asks for a new read
+  return toolText(
+    JSON.stringify({ selected: match.app.app, name: match.app.name, pid: match.app.pid }),
+  );
+}
