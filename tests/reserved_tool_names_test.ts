@@ -46,7 +46,13 @@ Deno.test("the reserved tool names are the built-in tools and crownmcp's own, fr
   });
 
   await t.step("no source writes a reserved name out as a tool's name again", async () => {
-    const sources = ["runtime/ui/tools.ts", "runtime/agent/tool_defs.ts", "crownmcp/proxy.ts"];
+    const sources = [
+      "runtime/ui/tools.ts",
+      "runtime/agent/tool_defs.ts",
+      ...[...Deno.readDirSync(join(REPO_ROOT, "crownmcp"))]
+        .filter((entry) => entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts"))
+        .map((entry) => `crownmcp/${entry.name}`),
+    ];
     for (const source of sources) {
       const text = await Deno.readTextFile(join(REPO_ROOT, source));
       for (const name of RESERVED_TOOL_NAMES) {
