@@ -104,8 +104,14 @@ await withApp(TASKS_APP, [String(ROWS)], async (client) => {
     } bytes a row (goal: at most 75)`,
   );
   const budgeted = new Tally(client);
-  await budgeted.call("ui_tree");
-  report("ui_tree with no arguments (default budget)", budgeted, "at most 32 KB");
+  const defaultTree = content(await budgeted.call("ui_tree")).tree as string;
+  report(
+    "ui_tree with no arguments (default budget)",
+    budgeted,
+    `tree text at most 32 KB: ${
+      (new TextEncoder().encode(defaultTree).length / 1024).toFixed(2)
+    } KB`,
+  );
   const visible = new Tally(client);
   await visible.call("ui_tree", { visible: true });
   report("ui_tree {visible: true}", visible, "what is on screen");
