@@ -1,24 +1,21 @@
 /**
- * One running app: its reactive runtime, element tree, semantic tree and tools, made of parts
- * by role — the frame loop (`frame_loop.ts`, which rebuilds structure with `structure.ts`),
- * focus and open dialogs (`focus.ts`), acting (`acting.ts`) and the frame timings inspection
- * reads (`frame_timings.ts`). `App` is what the rest of the runtime sees: its elements' host,
- * its input's environment, its renderer's source.
+ * One running app, made of parts by role (`app_parts.ts`): the frame loop (`frame_loop.ts`,
+ * with `structure.ts`), focus and open dialogs (`focus.ts`), acting (`acting.ts`) and frame
+ * timings (`frame_timings.ts`). Its elements report to the parts; `App` delegates to them and
+ * is its input's environment and its renderer's source.
  *
  * @module
  */
 
-import type { Action, Actor, InputEnv } from "../input/action.ts";
+import type { Action, Actor } from "../input/action.ts";
 import { elementOrigin } from "../layout/layout.ts";
-import { disposeOwner, Owner, ReactiveRuntime, runWithOwner } from "../reactive/mod.ts";
+import { Owner, ReactiveRuntime, runWithOwner } from "../reactive/mod.ts";
 import { SemanticTree, type TreeUpdate } from "../semantics/mod.ts";
-import { Element, type Host } from "../ui/element.ts";
+import type { Element } from "../ui/element.ts";
 import { Rt } from "../ui/rt.ts";
 import { ToolRegistry } from "../ui/tools.ts";
 import { View } from "../ui/view.ts";
-import { Acting } from "./acting.ts";
-import { FocusState } from "./focus.ts";
-import { FrameLoop } from "./frame_loop.ts";
+import { AppParts } from "./app_parts.ts";
 import type { FrameTiming } from "./frame_timings.ts";
 import { log, logError, serverListeningLine } from "./log.ts";
 import type { Renderer } from "./renderer.ts";
@@ -34,29 +31,24 @@ export interface AppOptions {
 }
 
 /** A running app. Made by `run()` and by the test harness's `render()`. */
-export class App implements Host, InputEnv {
+export class App {
   /** The window title. */
   readonly title: string;
+  /** The semantic tree: what agents and the tree text see. */
   readonly tree: SemanticTree;
-  /**
-   * The reactive runtime of the app's signals, memos and effects. The reactive graph is no
-   * part of the package's API, so its docs leave this out.
-   *
-   * @ignore
-   */
+  /** @ignore the reactive runtime of the app's signals: the graph is no part of the API */
   readonly runtime: ReactiveRuntime;
+  /** The tools the app has now. */
   readonly tools: ToolRegistry = new ToolRegistry();
+  /** The runtime handle the app's views are given. */
   readonly rt: Rt;
-  /** The window element: the root of every element. */
+  /** @ignore the window element, root of all: elements are internal, an author has views */
   readonly root: Element;
   /** The renderer that draws the app's frames. */
   readonly renderer: Renderer;
   /** Settles when the app is asked to quit. */
   readonly quitRequested: Promise<void>;
-  readonly #rootOwner: Owner;
-  readonly #frames: FrameLoop;
-  readonly #focus: FocusState;
-  readonly #acting: Acting;
+  readonly #parts: AppParts;
   #quitRequested = false;
   #serverSocket: string | null = null;
   #resolveQuit!: () => void;
@@ -71,143 +63,97 @@ export class App implements Host, InputEnv {
     this.quitRequested = new Promise((resolve) => (this.#resolveQuit = resolve));
     this.rt = new Rt({ quit: () => this.quit(), requestFrame: () => this.requestFrame() });
     this.runtime = new ReactiveRuntime(() => this.requestFrame());
-    this.#rootOwner = new Owner(this.runtime, null);
+    const owner = new Owner(this.runtime, null);
     this.tree = new SemanticTree(options.title);
-    this.root = new Element("window", this, this.#rootOwner, this.tree.root);
-    const reportError = (error: unknown, where: string) => this.reportError(error, where);
-    const { runtime, tree, root, renderer } = this;
-    const parts = { source: this, env: this, renderer, runtime, tree, root, reportError };
-    const focus = (this.#focus = new FocusState(tree, root, () => this.requestFrame()));
-    const frames = (this.#frames = new FrameLoop({ ...parts, focus }));
-    this.#acting = new Acting({ ...parts, focus, frames });
-    this.registerElement(this.root);
-    runWithOwner(this.#rootOwner, () => {
-      this.root.append(rootView.mount({ host: this, owner: this.#rootOwner }));
-    });
+    const parts = (this.#parts = new AppParts(this, owner));
+    this.root = parts.root;
+    runWithOwner(owner, () => this.root.append(rootView.mount({ host: parts, owner })));
     this.frame();
   }
 
-  // ── Host: what elements tell the app ──────────────────────────────────────────────
+  // What a person's input needs (PersonEnv, InputEnv): input is internal, so docs hide these.
 
-  /** Remembers which element owns a node, so actions by id find it. */
-  registerElement(element: Element): void {
-    this.#acting.register(element);
-  }
-
-  markLayoutDirty(element: Element): void {
-    this.#frames.markLayoutDirty(element);
-  }
-
-  markStructureDirty(element: Element): void {
-    this.#frames.markStructureDirty(element);
-  }
-
-  elementRemoved(element: Element): void {
-    this.#focus.elementRemoved(element);
-    this.#acting.forget(element);
-  }
-
-  addOverlay(element: Element): void {
-    this.#focus.addOverlay(element);
-  }
-
+  /** @ignore for input and the parts: logs an error thrown by app code, saying `where` */
   reportError(error: unknown, where: string): void {
     logError(error, where);
   }
-
-  // ── Focus and hover (InputEnv) ──────────────────────────────────────────────────────
+  /** @ignore for input: where `element` starts, in window cells */
+  origin(element: Element): { x: number; y: number } {
+    return elementOrigin(element);
+  }
+  /** @ignore for input: runs the effects earlier input queued, without ending the frame */
+  runEffects(): void {
+    this.#parts.frames.runEffects();
+  }
+  /** @ignore for input: marks `element` as under the pointer (null: none) */
+  hover(element: Element | null): void {
+    this.#parts.focusState.hover(element);
+  }
 
   /** The element with focus. */
   get focused(): Element | null {
-    return this.#focus.focused;
+    return this.#parts.focusState.focused;
   }
 
   /** The overlays (open dialogs), oldest first. */
   get overlays(): readonly Element[] {
-    return [...this.#focus.overlaySet];
+    return [...this.#parts.focusState.overlaySet];
   }
 
+  /** Gives focus to `element` (null: none). */
   focus(element: Element | null): void {
-    this.#focus.focus(element);
+    this.#parts.focusState.focus(element);
   }
 
-  hover(element: Element | null): void {
-    this.#focus.hover(element);
-  }
-
+  /** Moves focus to the next (1) or previous (-1) focusable element, as Tab does. */
   moveFocus(direction: 1 | -1): void {
-    this.#focus.moveFocus(direction);
+    this.#parts.focusState.moveFocus(direction);
   }
 
-  origin(element: Element): { x: number; y: number } {
-    return elementOrigin(element);
-  }
-
-  runEffects(): void {
-    this.#frames.runEffects();
-  }
-
-  // ── Frames ──────────────────────────────────────────────────────────────────────────
-
-  /**
-   * Timings of the recent frames (up to `RECENT_FRAMES`), oldest first. Frames caused by
-   * typing into a secure node (`type_text` or `press_key` on it, and any frame those chain
-   * to) are left out, so inspection cannot time a secret's keystrokes.
-   */
+  /** Timings of the last 120 frames at most, oldest first, none caused by secure typing. */
   get frames(): FrameTiming[] {
-    return this.#frames.frames;
+    return this.#parts.frames.frames;
   }
 
   /** Asks for a frame soon (coalesced: many requests, one frame). */
   requestFrame(): void {
-    this.#frames?.request(); // effects may ask while the app is being put together
+    this.#parts?.frames.request(); // effects may ask while the app is being put together
   }
 
   /** True when a frame is waiting to run. */
   get framePending(): boolean {
-    return this.#frames.pending;
+    return this.#parts.frames.pending;
   }
 
   /** Calls `listener` with the changes of every frame that changed the tree. */
   onTreeUpdate(listener: (update: TreeUpdate) => void): () => void {
-    return this.#frames.onTreeUpdate(listener);
+    return this.#parts.frames.onTreeUpdate(listener);
   }
 
-  /**
-   * Runs one frame now: effects, structure, layout, render, revision, timings. Returns the
-   * tree update, or null when the frame changed nothing.
-   */
+  /** Runs one frame now; returns its tree update, or null when it changed nothing. */
   frame(): TreeUpdate | null {
-    return this.#frames.run();
+    return this.#parts.frames.run();
   }
-
-  // ── Acting ──────────────────────────────────────────────────────────────────────────
 
   /** The element behind a node id. */
   elementById(id: number): Element | undefined {
-    return this.#acting.elementById(id);
+    return this.#parts.acting.elementById(id);
   }
 
   /**
    * Performs `action` on node `id` as input would, at `revision` (the current one when
-   * omitted), runs the frame it caused and returns the revision after it. Checks run in the
-   * contract's order (arguments, node, modal dialog, disabled, revision); an offscreen node
-   * is scrolled into view first. Throws ActionError with the contract's message when refused.
+   * omitted), runs its frame and returns the revision after it. Checks run in the contract's
+   * order (arguments, node, modal dialog, disabled, revision); an offscreen node is scrolled
+   * into view first. Throws ActionError with the contract's message when refused.
    */
   act(id: number, action: Action | unknown, revision?: number, actor: Actor = "agent"): number {
-    return this.#acting.act(id, action, revision, actor);
+    return this.#parts.acting.act(id, action, revision, actor);
   }
 
-  /**
-   * Performs a checked action on an element as input would (a person's clicks and keys come
-   * here) and runs the frame it caused; returns the revision after it. Throws ActionError
-   * when the guards refuse; an error thrown by the app's handler is reported.
-   */
+  /** @ignore for input: performs a checked action on an element as `act()` does by id */
   actOn(element: Element, action: Action, actor: Actor): number {
-    return this.#acting.actOn(element, action, actor);
+    return this.#parts.acting.actOn(element, action, actor);
   }
-
-  // ── The agent server ────────────────────────────────────────────────────────────────
 
   /** Where the app's MCP server listens now, or null when it does not. */
   get serverSocket(): string | null {
@@ -215,9 +161,9 @@ export class App implements Host, InputEnv {
   }
 
   /**
-   * Tells the app where its MCP server listens, or null once it has stopped; the agent
-   * bridge calls this. A renderer that shows the socket (the terminal's status line) is told
-   * in turn; otherwise the line `MCP server listening <path>` goes to the log.
+   * Tells the app where its MCP server listens (null: stopped); the agent bridge calls it.
+   * A renderer that shows the socket is told, else `MCP server listening <path>` is logged.
+   * @ignore the agent bridge's, not an app author's
    */
   announceServer(socketPath: string | null): void {
     this.#serverSocket = socketPath;
@@ -229,8 +175,6 @@ export class App implements Host, InputEnv {
     }
   }
 
-  // ── Life ────────────────────────────────────────────────────────────────────────────
-
   /** Asks the app to quit; `run()` then returns. */
   quit(): void {
     if (this.#quitRequested) return;
@@ -240,19 +184,13 @@ export class App implements Host, InputEnv {
 
   /** True once closed. */
   get closed(): boolean {
-    return this.#frames.closed;
+    return this.#parts.frames.closed;
   }
 
   /** Unmounts everything (cleanups run, tools go) and releases the renderer. */
   close(): void {
     if (this.closed) return;
-    this.#frames.close();
-    try {
-      disposeOwner(this.#rootOwner);
-    } catch (error) {
-      this.reportError(error, "a cleanup");
-    }
-    this.renderer.close();
+    this.#parts.close();
     this.quit();
   }
 }

@@ -192,7 +192,11 @@ export function parseAction(raw: unknown): Action {
   }
 }
 
-/** What dispatching needs from the app: focus, hover, Tab order and coordinates. */
+/**
+ * What dispatching needs from the app: focus, hover, Tab order and coordinates.
+ *
+ * @ignore input dispatch is the runtime's own: the `App` is its only environment
+ */
 export interface InputEnv {
   /** The runtime handle that handlers receive. */
   readonly rt: Rt;

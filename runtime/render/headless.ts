@@ -16,17 +16,22 @@ export const HEADLESS_SIZE = { width: 80, height: 24 } as const;
 
 /** A renderer that draws nothing. */
 export class HeadlessRenderer implements Renderer {
+  /** Always `headless`. */
   readonly kind = "headless";
   readonly #width: number;
   readonly #height: number;
-  /** How many frames it was asked to draw. */
-  frames = 0;
+  #frames = 0;
   #source: RenderSource | null = null;
 
   /** Makes a headless renderer with a window of `width` by `height` cells. */
   constructor(width: number = HEADLESS_SIZE.width, height: number = HEADLESS_SIZE.height) {
     this.#width = width;
     this.#height = height;
+  }
+
+  /** How many frames it was asked to draw. */
+  get frames(): number {
+    return this.#frames;
   }
 
   /** The fixed window size. */
@@ -36,7 +41,7 @@ export class HeadlessRenderer implements Renderer {
 
   /** Counts the frame; draws nothing. */
   render(source: RenderSource): void {
-    this.frames++;
+    this.#frames++;
     this.#source = source;
   }
 

@@ -113,7 +113,7 @@ export class SemanticNode {
   name: string | undefined = undefined;
   /** The current value (a text field's text, a slider's number); never set on secure nodes. */
   value: string | undefined = undefined;
-  /** A bit mask of {@link STATE_BIT}. */
+  /** A bit mask of the node's states: bit i set when the i-th of {@link STATES} applies. */
   states = 0;
   /** The parent node; null for the root and for a detached node. */
   parent: SemanticNode | null = null;

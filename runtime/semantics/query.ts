@@ -22,11 +22,11 @@ export interface NodeQuery {
   within?: number | undefined;
   /** The id of the node itself: only that node, if it matches the other keys. */
   id?: number | undefined;
-  /** True to give names, values and paths whole, however long (see `long_text.ts`). */
+  /** True to give names, values and paths whole, however long (else a long one is cut). */
   full?: boolean | undefined;
   /** A state the node must have, or `enabled` for a node without `disabled`. */
   state?: string | undefined;
-  /** How many matches to return at most; {@link DEFAULT_QUERY_LIMIT} when absent. */
+  /** How many matches to return at most; 50 when absent. */
   limit?: number | undefined;
 }
 

@@ -80,7 +80,11 @@ export class SemanticTree {
     return this.#nodes.get(id);
   }
 
-  /** Creates a detached node with a fresh id; attach it with `setChildren`. */
+  /**
+   * Creates a detached node with a fresh id; attach it with `setChildren`.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
+   */
   createNode(role: Role): SemanticNode {
     const node = new SemanticNode(this.#nextId++, role);
     this.#nodes.add(node);
@@ -91,6 +95,8 @@ export class SemanticTree {
   /**
    * Sets the accessible name. On a `list_item`, `undefined` means "named by its content"
    * and any string wins over the content.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
    */
   setName(node: SemanticNode, name: string | undefined): void {
     if (this.#derived.has(node)) {
@@ -103,7 +109,11 @@ export class SemanticTree {
     this.#touched.add(node);
   }
 
-  /** Sets the value; a secure node keeps none. */
+  /**
+   * Sets the value; a secure node keeps none.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
+   */
   setValue(node: SemanticNode, value: string | undefined): void {
     if (node.has("secure")) value = undefined;
     if (node.value === value) return;
@@ -111,7 +121,11 @@ export class SemanticTree {
     this.#touched.add(node);
   }
 
-  /** Sets the role. */
+  /**
+   * Sets the role.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
+   */
   setRole(node: SemanticNode, role: Role): void {
     if (node.role === role) return;
     if (this.#derived.delete(node)) node.name = undefined; // only rows are named by content
@@ -120,7 +134,11 @@ export class SemanticTree {
     this.#touched.add(node);
   }
 
-  /** Turns one state on or off. Turning `secure` on drops the value. */
+  /**
+   * Turns one state on or off. Turning `secure` on drops the value.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
+   */
   setState(node: SemanticNode, state: State, on: boolean): void {
     const bit = STATE_BIT[state];
     const states = on ? node.states | bit : node.states & ~bit;
@@ -130,7 +148,11 @@ export class SemanticTree {
     this.#touched.add(node);
   }
 
-  /** Sets bounds relative to the parent node. */
+  /**
+   * Sets bounds relative to the parent node.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
+   */
   setBounds(node: SemanticNode, bounds: Bounds): void {
     if (node.hasBounds(bounds)) return;
     node.bounds = bounds;
@@ -140,6 +162,8 @@ export class SemanticTree {
   /**
    * Replaces a node's children. Nodes no longer listed are detached, not removed: call
    * `remove` for those that are gone for good.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
    */
   setChildren(node: SemanticNode, children: SemanticNode[]): void {
     const old = node.children;
@@ -167,7 +191,11 @@ export class SemanticTree {
     this.#touched.add(node);
   }
 
-  /** Removes a node and all its descendants for good; their ids are never used again. */
+  /**
+   * Removes a node and all its descendants for good; their ids are never used again.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
+   */
   remove(node: SemanticNode): void {
     if (!node.attached) return;
     const parent = node.parent;
@@ -192,6 +220,8 @@ export class SemanticTree {
   /**
    * Ends a frame: when anything changed, bumps the revision by one and returns the update;
    * otherwise returns null and leaves the revision.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
    */
   commit(): TreeUpdate | null {
     this.#deriveRowNames();

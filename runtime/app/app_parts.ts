@@ -1,0 +1,136 @@
+/**
+ * The parts an `App` is made of — its window element, focus and open dialogs (`focus.ts`),
+ * frame loop (`frame_loop.ts`) and acting (`acting.ts`) — and the host its elements report
+ * to (ui/element.ts's `Host`): a new element, a layout or structure to redo, an element gone,
+ * a dialog opened. Elements talk to this object, so `App` keeps only what its users call.
+ *
+ * @module
+ */
+
+import type { InputEnv } from "../input/action.ts";
+import { disposeOwner, type Owner, type ReactiveRuntime } from "../reactive/mod.ts";
+import type { SemanticTree } from "../semantics/mod.ts";
+import { Element, type Host } from "../ui/element.ts";
+import type { Rt } from "../ui/rt.ts";
+import type { ToolRegistry } from "../ui/tools.ts";
+import { Acting } from "./acting.ts";
+import { FocusState } from "./focus.ts";
+import { FrameLoop } from "./frame_loop.ts";
+import type { Renderer, RenderSource } from "./renderer.ts";
+
+/**
+ * What the parts are made for: the app, as its renderer and its input see it, with its state.
+ * The parts read `root`, `focused` and `overlays` only once a frame runs.
+ */
+export interface AppCore extends RenderSource, InputEnv {
+  /** What draws the app's frames. */
+  readonly renderer: Renderer;
+  /** The reactive runtime of the app's signals, memos and effects. */
+  readonly runtime: ReactiveRuntime;
+  /** The app's tools. */
+  readonly tools: ToolRegistry;
+  /** Asks for a frame soon. */
+  requestFrame(): void;
+  /** Reports an error thrown by app code without stopping the app. */
+  reportError(error: unknown, where: string): void;
+}
+
+/** The parts of one app, and the host of its elements. */
+export class AppParts implements Host {
+  /** The app's semantic tree. */
+  readonly tree: SemanticTree;
+  /** The reactive runtime of the app's signals, memos and effects. */
+  readonly runtime: ReactiveRuntime;
+  /** The app's tools. */
+  readonly tools: ToolRegistry;
+  /** The runtime handle the app's views are given. */
+  readonly rt: Rt;
+  /** The window element: the root of every element. */
+  readonly root: Element;
+  /** Focus, hover and the open dialogs. */
+  readonly focusState: FocusState;
+  /** The frame loop. */
+  readonly frames: FrameLoop;
+  /** Acting by node id and on elements. */
+  readonly acting: Acting;
+  readonly #app: AppCore;
+  readonly #owner: Owner;
+  readonly #reportError: (error: unknown, where: string) => void;
+
+  /**
+   * Makes the window element, then the parts that work on it, and registers the window.
+   *
+   * @param app the app the parts are of
+   * @param owner the owner of everything the window mounts
+   */
+  constructor(app: AppCore, owner: Owner) {
+    const { tree, runtime, renderer } = app;
+    this.tree = tree;
+    this.runtime = runtime;
+    this.tools = app.tools;
+    this.rt = app.rt;
+    this.#app = app;
+    this.#owner = owner;
+    const reportError = (this.#reportError = (error: unknown, where: string) => {
+      app.reportError(error, where);
+    });
+    const root = (this.root = new Element("window", this, owner, tree.root));
+    const common = { source: app, env: app, renderer, runtime, tree, root, reportError };
+    const focus = (this.focusState = new FocusState(tree, root, () => app.requestFrame()));
+    const frames = (this.frames = new FrameLoop({ ...common, focus }));
+    this.acting = new Acting({ ...common, focus, frames });
+    this.registerElement(root);
+  }
+
+  /** Stops the frame loop, unmounts everything (cleanups run, tools go), frees the renderer. */
+  close(): void {
+    this.frames.close();
+    try {
+      disposeOwner(this.#owner);
+    } catch (error) {
+      this.reportError(error, "a cleanup");
+    }
+    this.#app.renderer.close();
+  }
+
+  /** Remembers which element owns a node, so actions by id find it. */
+  registerElement(element: Element): void {
+    this.acting.register(element);
+  }
+
+  /** Lays `element` out again at the next frame. */
+  markLayoutDirty(element: Element): void {
+    this.frames.markLayoutDirty(element);
+  }
+
+  /** Rebuilds the semantic children around `element` at the next frame. */
+  markStructureDirty(element: Element): void {
+    this.frames.markStructureDirty(element);
+  }
+
+  /** Forgets an element that left the app: its focus, hover, dialog and node id. */
+  elementRemoved(element: Element): void {
+    this.focusState.elementRemoved(element);
+    this.acting.forget(element);
+  }
+
+  /** Moves focus to `element`. */
+  focus(element: Element): void {
+    this.focusState.focus(element);
+  }
+
+  /** The element with focus. */
+  get focused(): Element | null {
+    return this.focusState.focused;
+  }
+
+  /** Opens `element` as an overlay (a dialog) above the window's content. */
+  addOverlay(element: Element): void {
+    this.focusState.addOverlay(element);
+  }
+
+  /** Reports an error thrown by app code without stopping the app. */
+  reportError(error: unknown, where: string): void {
+    this.#reportError(error, where);
+  }
+}
