@@ -47,57 +47,60 @@ export const LAYOUT_DEFAULTS: Readonly<LayoutStyle> = Object.freeze({
   overlay: false,
 });
 
-/** A scroll position: where a scroll view's content starts, in cells. */
-export interface ScrollPosition {
-  /** Cells scrolled to the right. */
-  readonly x: number;
-  /** Cells scrolled down. */
-  readonly y: number;
-}
+// A shared starting value: most elements never scroll.
+const NO_SCROLL = Object.freeze({ x: 0, y: 0 });
 
-/** The scroll position every record starts at, shared: most elements never scroll. */
-export const NO_SCROLL: ScrollPosition = Object.freeze({ x: 0, y: 0 });
-
-/**
- * Layout's record of one element: its style, and the results and caches of laying it out.
- * ui's `Element` is its own record (one object an element, not two); a record starts as
- * `style` `LAYOUT_DEFAULTS`, box 0, `naturalWidth` -1, `placementDirty` true, the rest 0 and
- * `scroll` `NO_SCROLL`.
- */
-export interface LayoutRecord {
+/** Layout's record of one element: its style, and the results and caches of laying it out. */
+export class LayoutRecord {
   /** How it lays out its children: the shared defaults until it is given a style of its own. */
-  style: Readonly<LayoutStyle>;
+  style: Readonly<LayoutStyle> = LAYOUT_DEFAULTS;
   // The box is four numbers on the record, not an object of its own: one fewer object per
-  // element. `setBox()` writes them.
+  // element. The record is itself a `Rect` of them. `setBox()` writes them.
   /** The box's x, relative to the parent element, in cells; 0 until placed. */
-  readonly x: number;
+  x = 0;
   /** The box's y, relative to the parent element, in cells. */
-  readonly y: number;
+  y = 0;
   /** The box's width in cells. */
-  readonly width: number;
+  width = 0;
   /** The box's height in cells. */
-  readonly height: number;
+  height = 0;
+  /** The natural width, cached until the element or a descendant is marked dirty; -1 when not. */
+  naturalWidth = -1;
+  /** The natural height, with the natural width. */
+  naturalHeight = 0;
+  /** The share of spare room it takes: its own grow, or 1 for a column holding growth. */
+  grows = 0;
+  /** True when the children must be placed again. */
+  placementDirty = true;
+  // The base offsets start at 0, not NaN: a field that ever held NaN holds a boxed double
+  // for good, and `placementDirty` makes the first placement happen whatever they say.
+  /** The x offset from the semantic parent's origin used at the last placement. */
+  placedBaseX = 0;
+  /** The y offset from the semantic parent's origin used at the last placement. */
+  placedBaseY = 0;
+  /** Scroll position of a scroll view, in cells. */
+  scroll: { readonly x: number; readonly y: number } = NO_SCROLL;
+
+  /** The box as an object, made when first asked for and kept until the box changes. */
+  #box: Bounds | null = null;
+
   /**
    * Position relative to the parent element, and size, in cells, as one object: the same
-   * object until the box changes. Layout and painting read `x`, `y`, `width`, `height`.
+   * object until the element is placed elsewhere. Layout and painting read the four fields
+   * `x`, `y`, `width`, `height` instead, and most boxes are never made.
    */
-  readonly box: Bounds;
+  get box(): Bounds {
+    return this.#box ??= { x: this.x, y: this.y, width: this.width, height: this.height };
+  }
+
   /** Moves and sizes the box. */
-  setBox(x: number, y: number, width: number, height: number): void;
-  /** The natural width, cached until the element or a descendant is marked dirty; -1 when not. */
-  naturalWidth: number;
-  /** The natural height, with the natural width. */
-  naturalHeight: number;
-  /** The share of spare room it takes: its own grow, or 1 for a column holding growth. */
-  grows: number;
-  /** True when the children must be placed again. */
-  placementDirty: boolean;
-  /** The x offset from the semantic parent's origin used at the last placement. */
-  placedBaseX: number;
-  /** The y offset from the semantic parent's origin used at the last placement. */
-  placedBaseY: number;
-  /** Scroll position of a scroll view, in cells. */
-  scroll: ScrollPosition;
+  setBox(x: number, y: number, width: number, height: number): void {
+    this.x = x;
+    this.y = y;
+    this.width = width;
+    this.height = height;
+    this.#box = null;
+  }
 }
 
 /** One element as layout sees it. */

@@ -9,13 +9,7 @@
  */
 
 import type { Keybind } from "../text/keybind.ts";
-import {
-  LAYOUT_DEFAULTS,
-  type LayoutRecord,
-  type LayoutStyle,
-  NO_SCROLL,
-  type Size,
-} from "../layout/node.ts";
+import { LayoutRecord, type LayoutStyle, type Size } from "../layout/node.ts";
 import type { Owner, ReactiveRuntime } from "../reactive/mod.ts";
 import type { Bounds, SemanticNode, SemanticTree } from "../semantics/mod.ts";
 import type { Rt } from "./rt.ts";
@@ -83,11 +77,7 @@ export interface Host {
   reportError(error: unknown, where: string): void;
 }
 
-/**
- * One mounted widget: its place in the tree, and the widget that measures, paints and acts.
- * It is layout's record of itself too (its style, box, natural size and scroll position), so
- * an element makes no record object.
- */
+/** One mounted widget: its place in the tree, and the widget that measures, paints and acts. */
 export class Element {
   /**
    * How it measures, paints and behaves. Widgets are no part of the package's API, so its
@@ -114,6 +104,13 @@ export class Element {
   /** True when the element itself is disabled; see `effectivelyDisabled` for ancestors. */
   disabled = false;
 
+  /**
+   * Layout's results and caches for it (box, natural size, scroll position). Layout's
+   * records are no part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
+  readonly layout: LayoutRecord = new LayoutRecord();
   /** False once removed from the app. */
   mounted = true;
 
@@ -137,73 +134,17 @@ export class Element {
     this.node = node;
   }
 
-  // Layout's record (`LayoutRecord` in layout/node.ts says what each field holds), kept on
-  // the element. Layout writes these fields; its records are no part of the package's API,
-  // so the docs leave out all but style, box and scroll.
   /**
    * How it lays out its children: the shared defaults (a column, no gap) until `setStyle()`
    * gives it a style of its own.
    */
-  style: Readonly<LayoutStyle> = LAYOUT_DEFAULTS;
-  /** @ignore */
-  x = 0;
-  /** @ignore */
-  y = 0;
-  /** @ignore */
-  width = 0;
-  /** @ignore */
-  height = 0;
-  /** @ignore */
-  naturalWidth = -1;
-  /** @ignore */
-  naturalHeight = 0;
-  /** @ignore */
-  grows = 0;
-  /** @ignore */
-  placementDirty = true;
-  // The base offsets start at 0, not NaN: a field that ever held NaN holds a boxed double
-  // for good, and `placementDirty` makes the first placement happen whatever they say.
-  /** @ignore */
-  placedBaseX = 0;
-  /** @ignore */
-  placedBaseY = 0;
-  /** Scroll position of a scroll view, in cells. */
-  scroll: { readonly x: number; readonly y: number } = NO_SCROLL;
-  /** The box as an object, made when first asked for and kept until the box changes. */
-  #box: Bounds | null = null;
-
-  /**
-   * Layout's results and caches for it (box, natural size, scroll position): the element
-   * itself, whose fields make a `LayoutRecord` (the type checks this getter's `this`).
-   * Layout's records are no part of the package's API, so its docs leave this out.
-   *
-   * @ignore
-   */
-  get layout(): LayoutRecord {
-    return this;
-  }
-
-  /** Position relative to the parent element, and size, in cells, from the last layout. */
-  get box(): Bounds {
-    return this.#box ??= { x: this.x, y: this.y, width: this.width, height: this.height };
-  }
-
-  /**
-   * Moves and sizes the box; layout calls it.
-   *
-   * @ignore
-   */
-  setBox(x: number, y: number, width: number, height: number): void {
-    this.x = x;
-    this.y = y;
-    this.width = width;
-    this.height = height;
-    this.#box = null;
+  get style(): Readonly<LayoutStyle> {
+    return this.layout.style;
   }
 
   /** Changes how it lays out its children: the element gets a style of its own. */
   setStyle(changes: Readonly<Partial<LayoutStyle>>): void {
-    this.style = { ...this.style, ...changes };
+    this.layout.style = { ...this.layout.style, ...changes };
   }
 
   /** The child elements, in layout and reading order. */
@@ -214,6 +155,16 @@ export class Element {
   /** The size of its own line (its label), without children, as its widget measures it. */
   measure(): Size | null {
     return this.widget.measure(this);
+  }
+
+  /** Position relative to the parent element, and size, in cells, from the last layout. */
+  get box(): Bounds {
+    return this.layout.box;
+  }
+
+  /** Scroll position of a scroll view, in cells. */
+  get scroll(): { readonly x: number; readonly y: number } {
+    return this.layout.scroll;
   }
 
   /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
