@@ -1,8 +1,8 @@
 /**
  * Elements: the mounted widgets of an app, each a widget's place in the tree. An element
- * holds its widget (how it measures, paints and acts), its parent and children, and layout's
- * record of it; an element with a role also has a semantic node, so agents and screen
- * readers see it. An element without a role (a row, a column, a custom widget nobody named)
+ * holds its widget (how it measures, paints and acts, and its app, semantic node and flags),
+ * its reactive owner, its parent and children, and layout's record of it; an element with a
+ * role has a semantic node, so agents and screen readers see it. An element without a role (a row, a column, a custom widget nobody named)
  * is transparent: its children's nodes hang from the nearest ancestor that has one.
  *
  * @module
@@ -86,8 +86,6 @@ export class Element {
    * @ignore
    */
   readonly widget: Widget;
-  /** The app the element is mounted in. */
-  readonly host: Host;
   /**
    * The reactive scope its bindings live in. The reactive graph is no part of the package's
    * API, so its docs leave this out.
@@ -99,11 +97,6 @@ export class Element {
   parent: Element | null = null;
   /** Its children once it has any; null for a leaf. */
   #children: Element[] | null = null;
-  /** The semantic node, when the element has a role. */
-  readonly node: SemanticNode | null;
-  /** True when the element itself is disabled; see `effectivelyDisabled` for ancestors. */
-  disabled = false;
-
   /**
    * Layout's results and caches for it (box, natural size, scroll position). Layout's
    * records are no part of the package's API, so its docs leave this out.
@@ -111,8 +104,6 @@ export class Element {
    * @ignore
    */
   readonly layout: LayoutRecord = new LayoutRecord();
-  /** False once removed from the app. */
-  mounted = true;
 
   /**
    * Creates an element with the default style; views call `createElement()` instead. A kind
@@ -127,11 +118,42 @@ export class Element {
     owner: Owner,
     node: SemanticNode | null,
   ) {
-    this.widget = typeof widget === "string" ? boxWidget(widget) : widget;
-    this.widget.attach(this);
-    this.host = host;
+    const held = typeof widget === "string" ? boxWidget(widget) : widget;
+    // The widget keeps the element's app and semantic node: it owns what agents see of it.
+    held.host = host;
+    held.node = node;
+    this.widget = held;
     this.owner = owner;
-    this.node = node;
+    held.attach(this);
+  }
+
+  // The app, the semantic node and the flags are the widget's; these read and write them.
+  /** The app the element is mounted in. */
+  get host(): Host {
+    return this.widget.host;
+  }
+
+  /** The semantic node, when the element has a role. */
+  get node(): SemanticNode | null {
+    return this.widget.node;
+  }
+
+  /** True when the element itself is disabled; see `effectivelyDisabled` for ancestors. */
+  get disabled(): boolean {
+    return this.widget.disabled;
+  }
+
+  set disabled(disabled: boolean) {
+    this.widget.disabled = disabled;
+  }
+
+  /** False once removed from the app. */
+  get mounted(): boolean {
+    return this.widget.mounted;
+  }
+
+  set mounted(mounted: boolean) {
+    this.widget.mounted = mounted;
   }
 
   /**

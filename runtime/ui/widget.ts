@@ -12,7 +12,8 @@
 import { cellWidth } from "../text/cell_width.ts";
 import type { Keybind } from "../text/keybind.ts";
 import type { TextEditState } from "../text/text_edit.ts";
-import type { Behavior, Element, Size } from "./element.ts";
+import type { SemanticNode } from "../semantics/mod.ts";
+import type { Behavior, Element, Host, Size } from "./element.ts";
 import type { Rt } from "./rt.ts";
 import type { PaintArea } from "./surface.ts";
 
@@ -20,6 +21,14 @@ import type { PaintArea } from "./surface.ts";
 export abstract class Widget implements Behavior {
   /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
   abstract readonly kind: string;
+  /** The app its element is mounted in; the element sets it when it is made. */
+  host!: Host;
+  /** Its element's semantic node, when the element has a role; the element sets it. */
+  node: SemanticNode | null = null;
+  /** True when its element itself is disabled (`element.disabled` reads and writes it). */
+  disabled = false;
+  /** False once its element is removed from the app. */
+  mounted = true;
 
   /** Whether Tab and clicks can focus it; false unless a widget says so. */
   get focusable(): boolean {
@@ -71,23 +80,19 @@ export class BoxWidget extends Widget {
   /** The kind it reports. */
   readonly kind: string;
 
-  /** A box widget reporting `kind`; `boxWidget()` shares one per kind. */
+  /** A box widget reporting `kind`. */
   constructor(kind: string) {
     super();
     this.kind = kind;
   }
 }
 
-const boxes = new Map<string, BoxWidget>();
-
-/** The shared box widget of `kind`: it holds no state, so every such element uses one. */
+/**
+ * A box widget of `kind` for one element: each element's widget holds that element's node and
+ * flags, so box widgets are not shared.
+ */
 export function boxWidget(kind: string): BoxWidget {
-  let widget = boxes.get(kind);
-  if (widget === undefined) {
-    widget = new BoxWidget(kind);
-    boxes.set(kind, widget);
-  }
-  return widget;
+  return new BoxWidget(kind);
 }
 
 /**
