@@ -30,7 +30,10 @@ export interface SignalSnapshot {
   name: string | null;
   /** A JSON-safe preview of the value; absent for secret signals. */
   value?: unknown;
-  /** True when the signal was declared secret (`cx.secret()`); its value is then never shown. */
+  /**
+   * True when the signal is secret: declared so (`cx.secret()`), or secret-derived (a binding,
+   * memo or effect that read a secret changed it). Its value is then never shown.
+   */
   secret: boolean;
   /** How many bindings, memos and effects follow it now. */
   observers: number;

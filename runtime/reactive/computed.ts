@@ -24,6 +24,7 @@ import {
   track,
 } from "./graph.ts";
 import { ObserverSet, SourceMap } from "./edges.ts";
+import { revealedSecretError } from "./secrets.ts";
 
 const UNSET = Symbol("unset");
 
@@ -35,15 +36,27 @@ export class MemoNode<T> implements Consumer, Producer {
   readonly observers: ObserverSet = new ObserverSet();
   readonly runtime: ReactiveRuntime;
   readonly isEffect = false;
+  /** True for a `cx.reveal()` memo: what reads it reads no secret (see `secrets.ts`). */
+  readonly reveals: boolean;
   #value: T | typeof UNSET = UNSET;
   #error: unknown = UNSET;
   readonly #fn: () => T;
   readonly #owner: Owner;
   readonly #equals: (a: T, b: T) => boolean;
 
-  /** Creates a memo computing `fn`, owned by `owner`; it first computes when read. */
-  constructor(owner: Owner, fn: () => T, equals: (a: T, b: T) => boolean = Object.is) {
+  /**
+   * Creates a memo computing `fn`, owned by `owner`; it first computes when read. With
+   * `reveals`, it is a `cx.reveal()` memo, whose value may tell little of the secrets it read
+   * but never hold one as it is.
+   */
+  constructor(
+    owner: Owner,
+    fn: () => T,
+    equals: (a: T, b: T) => boolean = Object.is,
+    reveals = false,
+  ) {
     this.#owner = owner;
+    this.reveals = reveals;
     this.runtime = owner.runtime;
     this.#fn = fn;
     this.#equals = equals;
@@ -85,6 +98,7 @@ export class MemoNode<T> implements Consumer, Producer {
       error = thrown;
     }
     if (this.state !== COMPUTING) return; // disposed while computing
+    if (this.reveals && error === UNSET) error = revealedSecretError(this, next) ?? UNSET;
     this.state = CLEAN;
     const changed = error !== UNSET || this.#error !== UNSET || this.#value === UNSET ||
       !this.#equals(this.#value as T, next as T);

@@ -14,6 +14,7 @@
  */
 
 import { ObserverSet, SourceMap } from "./edges.ts";
+import { markSecretDerived } from "./secrets.ts";
 
 /** A consumer whose sources have not changed since it last ran. */
 export const CLEAN = 0;
@@ -79,6 +80,11 @@ export interface Consumer {
   runtime: ReactiveRuntime;
   /** True for effects (queued on change), false for memos (pulled on read). */
   isEffect: boolean;
+  /**
+   * True for a memo made with `cx.reveal()`: its value tells little of the secrets it read,
+   * so what reads it reads no secret (see `secrets.ts`). Absent on every other consumer.
+   */
+  readonly reveals?: boolean;
   /** Brings the consumer up to date. */
   update(): void;
   /** Marks the consumer's own consumers CHECK (memos only). */
@@ -96,10 +102,16 @@ export interface SignalNode<T> extends Producer {
   /** Decides whether a write changed the value. */
   readonly equals: (a: T, b: T) => boolean;
   /**
-   * Declared secret when made (`cx.secret()`, `{ secret: true }`): nothing the runtime outputs
-   * shows its value, and only a secret may feed a secure node.
+   * True when nothing the runtime outputs may show its value, and only a secure node may
+   * show it: declared so when made (`cx.secret()`, `{ secret: true }`), or secret-derived
+   * (`derived`). Once true it stays true.
    */
-  readonly secret: boolean;
+  secret: boolean;
+  /**
+   * True when it became secret because a memo or effect that read a secret wrote it (see
+   * `markSecretDerived`), not because it was declared so.
+   */
+  derived: boolean;
   /** True once its owner was disposed. */
   disposed: boolean;
 }
@@ -284,6 +296,12 @@ export class ReactiveRuntime {
 let currentObserver: Consumer | null = null;
 let currentOwner: Owner | null = null;
 let inMemo = 0;
+// The memo or effect running now, kept inside untracked() too (a write there is still its
+// write), and the signals it changed so far; null until its first write. At the end of the
+// run they become secret-derived if it read a secret. Component setup (runWithOwner) is no
+// part of the run around it.
+let currentRun: Consumer | null = null;
+let runWrites: SignalNode<unknown>[] | null = null;
 
 /** The consumer that is running now, whose reads are tracked. */
 export function getObserver(): Consumer | null {
@@ -299,13 +317,19 @@ export function getOwner(): Owner | null {
 export function runWithOwner<T>(owner: Owner | null, fn: () => T): T {
   const previousOwner = currentOwner;
   const previousObserver = currentObserver;
+  const previousRun = currentRun;
+  const previousWrites = runWrites;
   currentOwner = owner;
   currentObserver = null;
+  currentRun = null;
+  runWrites = null;
   try {
     return fn();
   } finally {
     currentOwner = previousOwner;
     currentObserver = previousObserver;
+    currentRun = previousRun;
+    runWrites = previousWrites;
   }
 }
 
@@ -321,8 +345,9 @@ export function untracked<T>(fn: () => T): T {
 }
 
 /**
- * Creates a signal node owned by `owner` and registered with its runtime. Whether it is
- * secret is decided here, once: a signal never becomes secret later.
+ * Creates a signal node owned by `owner` and registered with its runtime. A declared secret
+ * is secret from here on; a plain signal becomes secret only when a computation that read a
+ * secret writes it (`markSecretDerived`).
  */
 export function createSignalNode<T>(
   owner: Owner,
@@ -339,6 +364,7 @@ export function createSignalNode<T>(
     version: 0,
     observers: new ObserverSet(),
     secret,
+    derived: false,
     disposed: false,
   };
   owner.addSignal(node as SignalNode<unknown>);
@@ -379,6 +405,8 @@ export function writeSignal<T>(node: SignalNode<T>, value: T): void {
 /** Tells consumers that a producer's value changed (after an in-place mutation, say). */
 export function notifyChanged(producer: Producer): void {
   assertWriteAllowed();
+  // Only signals are notified this way (memos mark their observers CHECK instead).
+  if (currentRun !== null) (runWrites ??= []).push(producer as SignalNode<unknown>);
   producer.version++;
   producer.observers.forEach(markDirty);
 }
@@ -435,15 +463,23 @@ export function clearSources(consumer: Consumer): void {
 export function runTracked<T>(consumer: Consumer, owner: Owner | null, fn: () => T): T {
   const previousObserver = currentObserver;
   const previousOwner = currentOwner;
+  const previousRun = currentRun;
+  const previousWrites = runWrites;
   currentObserver = consumer;
   currentOwner = owner;
+  currentRun = consumer;
+  runWrites = null;
   if (!consumer.isEffect) inMemo++;
   try {
     return fn();
   } finally {
     if (!consumer.isEffect) inMemo--;
+    // Decided when the run ends, so that a write made before the run read the secret counts.
+    if (runWrites !== null) markSecretDerived(consumer, runWrites);
     currentObserver = previousObserver;
     currentOwner = previousOwner;
+    currentRun = previousRun;
+    runWrites = previousWrites;
   }
 }
 
@@ -463,35 +499,4 @@ export function disposeOwner(owner: Owner): void {
 export function disposeConsumer(consumer: Consumer): void {
   clearSources(consumer);
   consumer.state = DISPOSED;
-}
-
-/** The signals a consumer read on its last run, directly or through memos, split by kind. */
-export interface SignalsRead {
-  /** Signals declared secret. */
-  secret: SignalNode<unknown>[];
-  /** Signals that are not secret. */
-  plain: SignalNode<unknown>[];
-}
-
-/**
- * Lists the signals a consumer read on its last run, following memos to the signals they
- * read. A secure field uses it to check that its value comes from secrets only.
- */
-export function signalsRead(consumer: Consumer): SignalsRead {
-  const read: SignalsRead = { secret: [], plain: [] };
-  collectSignalsRead(consumer, read, new Set());
-  return read;
-}
-
-function collectSignalsRead(consumer: Consumer, into: SignalsRead, seen: Set<Producer>): void {
-  for (const source of consumer.sources.keys()) {
-    if (seen.has(source)) continue;
-    seen.add(source);
-    if ("sources" in source) {
-      collectSignalsRead(source as unknown as Consumer, into, seen);
-    } else {
-      const signal = source as SignalNode<unknown>;
-      (signal.secret ? into.secret : into.plain).push(signal);
-    }
-  }
 }

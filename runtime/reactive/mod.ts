@@ -14,9 +14,8 @@ export {
   ReactiveRuntime,
   runWithOwner,
   type SignalNode,
-  type SignalsRead,
-  signalsRead,
   untracked,
 } from "./graph.ts";
+export { describeSecret, secretRead, type SignalsRead, signalsRead } from "./secrets.ts";
 export { EffectNode, MemoNode } from "./computed.ts";
 export { Memo, type Readable, Signal, type SignalOptions } from "./signal.ts";

@@ -179,7 +179,11 @@ export class Signal<T> {
     return fn(readSignal(node));
   }
 
-  /** True when the signal was declared secret when it was made. */
+  /**
+   * True when the signal is secret: declared so when it was made (`cx.secret()`), or
+   * secret-derived, because a binding, memo or effect that read a secret changed it. Only a
+   * `.secure()` property may show it, and inspection never shows its value.
+   */
   get secret(): boolean {
     return this.#node.secret;
   }
@@ -190,13 +194,13 @@ export class Memo<T> {
   readonly #node: MemoNode<T>;
 
   /**
-   * Creates a memo owned by `owner`; apps call `cx.memo()` instead. The reactive graph is no
+   * Creates a memo owned by `owner`; apps call `cx.memo()` or `cx.reveal()` instead. The reactive graph is no
    * part of the package's API, so its docs leave this out.
    *
    * @ignore
    */
-  constructor(owner: Owner, fn: () => T, equals?: (a: T, b: T) => boolean) {
-    this.#node = new MemoNode(owner, fn, equals);
+  constructor(owner: Owner, fn: () => T, equals?: (a: T, b: T) => boolean, reveals = false) {
+    this.#node = new MemoNode(owner, fn, equals, reveals);
   }
 
   /** Reads the value; inside a binding, memo or effect the read is tracked. */

@@ -62,8 +62,11 @@ export class Cx {
   /**
    * Creates a signal declared secret from the start: nothing the runtime outputs shows its
    * value (inspection, the tree, logs, errors), mounted or not, and a `.secure()` field may be
-   * bound to it. Reading it to decide another node's state (a button disabled while it is
-   * empty) is allowed.
+   * bound to it. A binding, memo or effect that reads it may feed only a `.secure()` property
+   * or a true-or-false state (a button disabled while it is empty); one that shows it
+   * otherwise (text, name, label, value), even inside a longer string, is refused, and a
+   * signal such an effect changes becomes secret too. Event handlers may read it (a Sync
+   * button sending it); `cx.reveal()` shows what tells little of it, such as its length.
    *
    * @example A secure field bound to a secret, and a button that reads it
    * ```ts
@@ -90,6 +93,36 @@ export class Cx {
   memo<T>(fn: (rt: Rt) => T, options: { equals?: (a: T, b: T) => boolean } = {}): Memo<T> {
     const rt = this.#host.rt;
     return new Memo(this.#alive("memo"), () => fn(rt), options.equals);
+  }
+
+  /**
+   * Creates a memo whose value may be shown although it reads secrets: the app vouches that
+   * it tells little of them (a length, a mask, a strength score), so what reads it reads no
+   * secret. A value that holds a secret it read as it is (the secret itself, or, inside a
+   * string, a secret of 4 characters or more) is refused: reading the memo throws, and a
+   * property bound to it reports the error and keeps what it showed.
+   *
+   * @example A password's length, shown in a text
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { bind, column, component, text, textField } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(component((cx) => {
+   *   const password = cx.secret("hunter2", { name: "password" });
+   *   const length = cx.reveal(() => password.get().length);
+   *   return column(
+   *     textField({ label: "Password", value: password }).secure(),
+   *     text(bind(() => `${length.get()} characters`)),
+   *   );
+   * }));
+   * assert.equal(app.get({ role: "text" }).name, "7 characters");
+   * assert.doesNotMatch(app.tree(), /hunter2/);
+   * ```
+   */
+  reveal<T>(fn: (rt: Rt) => T, options: { equals?: (a: T, b: T) => boolean } = {}): Memo<T> {
+    const rt = this.#host.rt;
+    return new Memo(this.#alive("reveal"), () => fn(rt), options.equals, true);
   }
 
   /** Runs `fn` now and again at each frame after a signal it read changed. */

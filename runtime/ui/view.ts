@@ -6,7 +6,16 @@
  * @module
  */
 
-import { EffectNode, Memo, type Owner, Signal, signalsRead } from "../reactive/mod.ts";
+import {
+  describeSecret,
+  EffectNode,
+  Memo,
+  type Owner,
+  secretRead,
+  Signal,
+  type SignalNode,
+  signalsRead,
+} from "../reactive/mod.ts";
 import type { Element, Host } from "./element.ts";
 import type { Rt } from "./rt.ts";
 
@@ -79,12 +88,18 @@ export function isReactive<T>(value: Prop<T>): value is Binding<T> | Signal<T> |
  * Applies a property to an element now and, when it is reactive, again whenever it changes
  * (at the next frame). The follower belongs to `owner` and stops when it is disposed.
  *
- * With `secure` (a `.secure()` widget's value) the value must come from declared secrets
- * only: a signal made with `cx.secret()`, or a binding or memo that read secrets and nothing
- * else. Otherwise mounting throws a TypeError that says how to declare it; a later run that
- * reads something else is reported and not applied. Without `secure`, a property that would
- * show a secret's value as it is (following a secret signal, or a binding that returns one)
- * is refused the same way: reading a secret to decide something else stays allowed.
+ * With `secure` (a `.secure()` widget's value) the value must come from secrets only: a
+ * signal made with `cx.secret()`, or a binding or memo that read secrets and nothing else.
+ * Otherwise mounting throws a TypeError that says how to declare it; a later run that reads
+ * something else is reported and not applied.
+ *
+ * Without `secure`, a binding, signal or memo that read a secret (declared, or secret-derived:
+ * see `runtime/reactive/secrets.ts`) may give the property only `true` or `false`. So the
+ * properties that show text or numbers (text, name, label, value, a list's items) are refused
+ * whatever the computation did with the secret (a concatenation, a template string, a memo),
+ * while the boolean states (disabled, checked, selected, expanded, `show()`'s condition) may
+ * decide with it: a boolean tells one bit, which the state shows anyway. A `cx.reveal()` memo
+ * is the way to show a length or a mask.
  */
 export function follow<T>(
   context: MountContext,
@@ -100,9 +115,8 @@ export function follow<T>(
     apply(value);
     return;
   }
-  if (value instanceof Signal) {
-    if (secure && !value.secret) throw secureValueError(declareHint(value.name));
-    if (!secure && value.secret) throw shownSecretError();
+  if (value instanceof Signal && secure && !value.secret) {
+    throw secureValueError(declareHint(value.name));
   }
   const { host } = context;
   // One closure per binding, which reports its own errors (the effect's `onError` is shared).
@@ -114,7 +128,7 @@ export function follow<T>(
     () => {
       try {
         const current = value instanceof Binding ? value.fn(host.rt) : value.get();
-        const problem = secure ? notOnlySecrets(effect) : showsSecret(effect, current);
+        const problem = secure ? notOnlySecrets(effect) : showsSecret(effect, current, where);
         if (problem === null) apply(current);
         else if (refusal === undefined) refusal = problem;
         else host.reportError(problem, where);
@@ -144,9 +158,16 @@ function declareHint(name: string | undefined): string {
   return `declare ${signal} with cx.secret(initial) or cx.signal(initial, { secret: true })`;
 }
 
-function shownSecretError(): TypeError {
+/**
+ * The refusal for a property that is not secure fed by `secret`: it says what to do instead.
+ * It keeps the phrase of the earlier, narrower check (a secret shown as it is), which the
+ * contract pins.
+ */
+function shownSecretError(where: string, secret: SignalNode<unknown>): TypeError {
   return new TypeError(
-    "a secret's value would be shown by a property that is not secure: bind it to a .secure() field's value, or show something derived from it, such as bind(() => secret.get() === \"\")",
+    `a secret's value would be shown by a property that is not secure: ${where} reads ${
+      describeSecret(secret)
+    }; show it only in a .secure() field, show what tells little through cx.reveal() (its length, cx.reveal(() => secret.get().length), or a mask), or decide a true or false state with it, such as .disabled(bind(() => secret.get() === ""))`,
   );
 }
 
@@ -167,10 +188,12 @@ function notOnlySecrets(effect: EffectNode): TypeError | null {
   return null;
 }
 
-/** The refusal for a property that is not secure but would show a secret it read as it is. */
-function showsSecret(effect: EffectNode, current: unknown): TypeError | null {
-  if (typeof current !== "string" && typeof current !== "number") return null;
-  if (current === "") return null;
-  const read = signalsRead(effect);
-  return read.secret.some((signal) => Object.is(signal.value, current)) ? shownSecretError() : null;
+/**
+ * The refusal for a property that is not secure whose binding, signal or memo read a secret
+ * and gave it anything but a boolean; null when it may take `current`.
+ */
+function showsSecret(effect: EffectNode, current: unknown, where: string): TypeError | null {
+  if (typeof current === "boolean") return null;
+  const secret = secretRead(effect);
+  return secret === null ? null : shownSecretError(where, secret);
 }

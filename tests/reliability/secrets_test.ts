@@ -2,7 +2,9 @@
  * Secrets against real processes: a token saved in a declared secret (`cx.secret`) whose
  * only field sits in a dialog never opened is hunted for in everything an agent can read;
  * a person types into the secure field in a real terminal (tmux) while an agent watches the
- * frame timings; and a `.secure()` field bound to a plain signal must fail when it mounts.
+ * frame timings; a `.secure()` field bound to a plain signal must fail when it mounts; and
+ * texts that show the token through a concatenation, a template string, a memo or a plain
+ * signal an effect copied it into are refused while the app keeps running.
  *
  * @module
  */
@@ -144,6 +146,58 @@ Deno.test("secrets: a .secure() field bound to an undeclared signal fails at mou
     );
     const { tree } = await readTree(client);
     assert.doesNotMatch(tree, /Sync token/, "the field did not mount");
+    assertNoSecret(app.process.stderr, SAVED_TOKEN, "the app's standard error");
+  });
+});
+
+/** Clicks the button named `name` as an agent, on the tree as it is now. */
+async function clickButton(client: Client, name: string): Promise<void> {
+  const { tree, revision } = await readTree(client);
+  const clicked = await callTool(client, "ui_act", {
+    id: nodeId(tree, "button", name),
+    revision,
+    action: { action: "click" },
+  });
+  assert.equal(clicked.isError, false, clicked.text);
+}
+
+Deno.test("secrets: a secret copied or built into plain texts is refused, the app runs on", async () => {
+  await withScene(async (scene) => {
+    const { app, client } = await startSecretApp(scene, ["--derived"]);
+    const refusals = () =>
+      app.process.lines.filter((line) =>
+        line.includes("TypeError: a secret's value would be shown by a property that is not secure")
+      );
+
+    await clickButton(client, "Copy"); // an effect copies the token into a plain signal
+    await app.process.waitFor(/reads signal "token copy", which is secret-derived/);
+    await clickButton(client, "Leak"); // a concatenation, a template string, a memo
+    await until(() => refusals().length >= 2, "the Leak panel's refusal");
+    assert.match(
+      refusals().at(-1)!,
+      /: TypeError: a secret's value would be shown by a property that is not secure: a label binding reads secret signal "sync token"; show it only in a \.secure\(\) field, /,
+    );
+
+    const { tree } = await readTree(client);
+    assert.match(tree, /text "Copy: " #\d+/, "the copy's text kept what it showed");
+    assert.doesNotMatch(tree, /Token: |Send /, "the Leak panel did not mount");
+    const texts = await readEverything(client);
+    for (const [where, text] of Object.entries(texts)) assertNoSecret(text, SAVED_TOKEN, where);
+    const agent = await scene.crownmcp();
+    for (const tool of ["ui_tree", "inspect_snapshot", "ui_query"]) {
+      assertNoSecret((await agent.call(tool)).text, SAVED_TOKEN, `crownmcp ${tool}`);
+    }
+    const copy = (await snapshotOf(client)).signals.find((s) => s.name === "token copy");
+    assert.deepEqual([copy?.secret, "value" in copy!], [true, false], JSON.stringify(copy));
+
+    await openSettings(client); // the app still works, and its secure field too
+    await until(
+      async () => (await readTree(client)).tree.includes(`text_field "Sync token"`),
+      "the dialog's field to show",
+    );
+    await client.close();
+    app.process.kill("SIGTERM");
+    await app.process.exit();
     assertNoSecret(app.process.stderr, SAVED_TOKEN, "the app's standard error");
   });
 });
