@@ -51,6 +51,10 @@ class CountingTerminal implements TerminalIo {
     this.#resize = listener;
     return () => (this.#resize = null);
   }
+  onJobControl() {
+    return () => {};
+  }
+  stopProcess(): void {}
   send(bytes: Uint8Array): void {
     this.#input?.(bytes);
   }

@@ -1,8 +1,9 @@
 /**
  * `run()`: starts an app and returns when it quits. Picks the renderer (the terminal one
  * when standard input and output are a terminal, else headless, or as `CROWNUI_RENDERER`
- * says), runs frames as signals change, and quits on SIGINT or SIGTERM, when the app calls
- * `rt.quit()`, or (in the terminal) on `q` or Ctrl+C.
+ * says), runs frames as signals change, and quits on SIGINT, SIGTERM, SIGQUIT or SIGHUP, when
+ * the app calls `rt.quit()`, or (in the terminal) on `q` or Ctrl+C. Each of these gives the
+ * terminal back and removes the MCP socket.
  *
  * @module
  */
@@ -43,8 +44,9 @@ export function chooseRenderer(): Renderer {
   return atTerminal() ? new TerminalRenderer() : new HeadlessRenderer();
 }
 
-// SIGHUP: the terminal the app runs in was closed.
-const QUIT_SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+// SIGHUP: the terminal the app runs in was closed. SIGQUIT would otherwise end the process
+// with the terminal still in the app's modes and the socket file left behind.
+const QUIT_SIGNALS: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGQUIT", "SIGHUP"];
 
 /**
  * Runs an app until it quits.

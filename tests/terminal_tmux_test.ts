@@ -1,8 +1,9 @@
 /**
  * The Notes app in a real terminal (a tmux pane): a person types and clicks, an agent acts
  * from another process over the app's socket, and everyone sees the same screen; on every
- * way out (q, Ctrl+C, SIGTERM, an uncaught error) the terminal is given back and the
- * socket removed.
+ * way out (q, Ctrl+C, SIGTERM, SIGQUIT, SIGHUP, an uncaught error) the terminal is given back
+ * and the socket removed; Ctrl+Z and SIGTSTP suspend the app to the shell, and `fg` brings
+ * it back whole.
  *
  * @module
  */
@@ -26,12 +27,15 @@ import { hasTmux, SCREEN_TIMEOUT_MS, shellQuote, TmuxPane } from "./_tmux.ts";
 
 const ignore = !hasTmux();
 
+/** The shell command that runs `script` with `args` from the repository's root. */
+function denoCommand(script: string, args: string[] = []): string {
+  const deno = [Deno.execPath(), "run", "--frozen", ...SERVER_FLAGS, script, ...args];
+  return `cd ${shellQuote(REPO_ROOT)} && ${deno.map(shellQuote).join(" ")}`;
+}
+
 /** The shell command that runs `script` and then says how it exited, keeping the pane. */
 function appCommand(script: string, args: string[] = []): string {
-  const deno = [Deno.execPath(), "run", "--frozen", ...SERVER_FLAGS, script, ...args];
-  return `cd ${shellQuote(REPO_ROOT)} && ${
-    deno.map(shellQuote).join(" ")
-  }; echo "EXIT $?"; sleep 600`;
+  return `${denoCommand(script, args)}; echo "EXIT $?"; sleep 600`;
 }
 
 /** Runs `body` with a runtime directory and a tmux pane running `script`; always cleans up. */
@@ -217,19 +221,111 @@ Deno.test({
   },
 });
 
+for (const signal of ["SIGTERM", "SIGQUIT", "SIGHUP"] as const) {
+  Deno.test({
+    name: `tmux: ${signal} restores the terminal and removes the socket`,
+    ignore,
+    async fn() {
+      await withApp("examples/notes.ts", [], async (pane, runtimeDir) => {
+        await pane.waitForText("0 notes, 0 done");
+        const socket = await socketOf(runtimeDir);
+        Deno.kill(pidOf(socket), signal);
+        const screen = await waitForExit(pane);
+        assert.ok(screen.some((line) => line.includes("EXIT 0")), screen.join("\n"));
+        assert.ok(!exists(socket), "the socket file is gone");
+      });
+    },
+  });
+}
+
+/** The pid in an app's socket name (`notes-4242.sock`). */
+function pidOf(socket: string): number {
+  return Number(/-(\d+)\.sock$/.exec(socket)![1]);
+}
+
 Deno.test({
-  name: "tmux: SIGTERM restores the terminal and removes the socket",
+  name: "tmux: Ctrl+Z and SIGTSTP suspend to the shell; fg brings every cell back",
   ignore,
-  async fn() {
-    await withApp("examples/notes.ts", [], async (pane, runtimeDir) => {
+  async fn(t) {
+    const runtimeDir = await makeRuntimeDir("crownui-tmux-");
+    // An interactive shell with job control, as a person has; the app is one of its jobs.
+    const pane = await TmuxPane.start(
+      "PS1='shell$ ' exec bash --norc --noprofile -i",
+      childEnv({ XDG_RUNTIME_DIR: runtimeDir, TMPDIR: runtimeDir }),
+      { width: 100, height: 30 },
+    );
+    try {
+      await pane.waitForText("shell$");
+      // Only the app: a list (`app; echo`) would go on to its next command when the app stops.
+      await pane.type(denoCommand("examples/notes.ts"));
+      await pane.keys("Enter");
       await pane.waitForText("0 notes, 0 done");
       const socket = await socketOf(runtimeDir);
-      const pid = Number(/-(\d+)\.sock$/.exec(socket)![1]);
-      Deno.kill(pid, "SIGTERM");
-      const screen = await waitForExit(pane);
-      assert.ok(screen.some((line) => line.includes("EXIT 0")), screen.join("\n"));
-      assert.ok(!exists(socket), "the socket file is gone");
-    });
+      await pane.type("Buy milk");
+      await pane.keys("Enter");
+      await pane.waitForText("[ ] Done Buy milk");
+      await pane.type("half typed");
+      await pane.waitForText(`MCP ${socket}`);
+      const before = await pane.waitForText("[half typed");
+      let stops = 0; // the "Stopped" lines the shell has shown
+
+      for (
+        const [how, suspend] of [
+          ["Ctrl+Z", () => pane.keys("C-z")],
+          ["kill -TSTP", () => Promise.resolve(Deno.kill(pidOf(socket), "SIGTSTP"))],
+        ] as const
+      ) {
+        await t.step(
+          `${how}: the shell's prompt on the normal screen; fg: the app whole`,
+          async () => {
+            await suspend();
+            // The shell's screen keeps the earlier rounds: wait for one more "Stopped", then
+            // for the prompt on the last line.
+            await pane.waitFor(
+              "the shell to say the job stopped, and its prompt",
+              (screen) => {
+                const shown = screen.filter((line) => line.trim() !== "");
+                return shown.filter((line) => line.includes("Stopped")).length > stops &&
+                  shown.at(-1) === "shell$";
+              },
+            );
+            stops++;
+            assert.equal(await pane.display("#{alternate_on}"), "0", "the alternate screen is off");
+            assert.equal(await pane.display("#{mouse_any_flag}"), "0", "mouse reporting is off");
+            assert.equal(await pane.display("#{cursor_flag}"), "1", "the cursor shows");
+            assert.ok(exists(socket), "the app is stopped, not gone");
+
+            await pane.type("fg");
+            await pane.keys("Enter");
+            const after = await pane.waitFor(
+              "every cell of the app back",
+              (screen) => screen.join("\n") === before.join("\n"),
+            );
+            assert.deepEqual(after, before);
+            assert.equal(await pane.display("#{alternate_on}"), "1");
+            assert.equal(await pane.display("#{mouse_any_flag}"), "1", "mouse reporting is on");
+          },
+        );
+      }
+
+      await t.step("after fg the keys and the mouse reach the app again", async () => {
+        await pane.keys("Enter");
+        await pane.waitForText("[ ] Done half typed");
+        const at = await pane.find("[ ] Done Buy milk");
+        await pane.click(at.x + 1, at.y);
+        await pane.waitForText("[x] Done Buy milk");
+        await pane.keys("C-c");
+        await pane.waitForText("log written to");
+        await pane.type(`echo "EXIT $?"`);
+        await pane.keys("Enter");
+        const screen = await waitForExit(pane);
+        assert.ok(screen.some((line) => line.includes("EXIT 0")), screen.join("\n"));
+        assert.ok(!exists(socket), "the socket file is gone");
+      });
+    } finally {
+      await pane.kill();
+      await removeDir(runtimeDir);
+    }
   },
 });
 

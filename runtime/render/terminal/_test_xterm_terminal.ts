@@ -1,13 +1,18 @@
 /**
  * A terminal for tests: the renderer's output goes into `@xterm/headless` (the emulator
  * behind VS Code's terminal, without the DOM), whose screen the test reads back; input is
- * fed as the bytes a terminal would send. A test-only dependency.
+ * fed as the bytes a terminal would send. A test-only dependency. `runInTerminal` runs an app
+ * in one as `run()` would.
  *
  * @module
  */
 
 import xterm from "npm:@xterm/headless@6.0.0";
+import { App } from "../../app/app.ts";
+import { formatTree } from "../../semantics/mod.ts";
+import type { View } from "../../ui/mod.ts";
 import type { TerminalIo } from "./terminal_io.ts";
+import { TerminalRenderer } from "./terminal_renderer.ts";
 
 const encoder = new TextEncoder();
 
@@ -23,6 +28,9 @@ export class XtermTerminal implements TerminalIo {
   title = "";
   #onBytes: ((bytes: Uint8Array) => void) | null = null;
   #onResize: (() => void) | null = null;
+  #onJobControl: ((event: "stop" | "continue") => void) | null = null;
+  /** How many times the renderer stopped the process (`stopProcess()`). */
+  stops = 0;
 
   constructor(columns: number, rows: number) {
     this.term = new xterm.Terminal({ cols: columns, rows, allowProposedApi: true });
@@ -54,6 +62,20 @@ export class XtermTerminal implements TerminalIo {
   onResize(listener: () => void): () => void {
     this.#onResize = listener;
     return () => (this.#onResize = null);
+  }
+
+  onJobControl(listener: (event: "stop" | "continue") => void): () => void {
+    this.#onJobControl = listener;
+    return () => (this.#onJobControl = null);
+  }
+
+  stopProcess(): void {
+    this.stops++;
+  }
+
+  /** Tells the renderer what SIGTSTP (`"stop"`) or SIGCONT (`"continue"`) would. */
+  signal(event: "stop" | "continue"): void {
+    this.#onJobControl?.(event);
   }
 
   /** True while the renderer reads input. */
@@ -112,4 +134,43 @@ export class XtermTerminal implements TerminalIo {
   dispose(): void {
     this.term.dispose();
   }
+}
+
+/** An app running in an emulated terminal, for renderer tests. */
+export interface Running {
+  app: App;
+  terminal: XtermTerminal;
+  renderer: TerminalRenderer;
+  /** The tree as text. */
+  tree(): string;
+  /** The tree line of the first node whose line includes `text`. */
+  line(text: string): string;
+  stop(): void;
+}
+
+/** Runs `root` in an emulated terminal of `columns` by `rows`, started as `run()` does. */
+export function runInTerminal(
+  root: View,
+  { columns = 70, rows = 16, captureLog = false, color = true } = {},
+): Running {
+  const terminal = new XtermTerminal(columns, rows);
+  const renderer = new TerminalRenderer({ io: terminal, captureLog, color });
+  const app = new App(root, { title: "Test App", renderer });
+  renderer.start(app);
+  app.frame();
+  const tree = () => {
+    if (app.framePending) app.frame();
+    return formatTree(app.tree.root);
+  };
+  return {
+    app,
+    terminal,
+    renderer,
+    tree,
+    line: (text) => tree().split("\n").find((line) => line.includes(text))?.trim() ?? "",
+    stop() {
+      app.close();
+      terminal.dispose();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * The terminal the renderer talks to, behind a small interface: output, the size, raw
- * mode, input bytes and resizes. `DenoTerminal` is the process's own terminal;
+ * mode, input bytes, resizes and job control (stop and continue). `DenoTerminal` is the process's own terminal;
  * tests give the renderer an emulator instead (`@xterm/headless`) and feed it input.
  *
  * @module
@@ -22,6 +22,15 @@ export interface TerminalIo {
   readInput(onBytes: (bytes: Uint8Array) => void): () => void;
   /** Calls `listener` when the terminal is resized; returns a function that stops it. */
   onResize(listener: () => void): () => void;
+  /**
+   * Calls `listener` with `"stop"` when the process is asked to stop (SIGTSTP: `kill -TSTP`,
+   * or Ctrl+Z while raw mode is off) and with `"continue"` when it runs again after a stop
+   * (SIGCONT: the shell's `fg`); returns a function that stops listening. Listening replaces
+   * the default stop: the listener gives the terminal back, then calls `stopProcess()`.
+   */
+  onJobControl(listener: (event: "stop" | "continue") => void): () => void;
+  /** Stops this process until something continues it (the shell's `fg`, SIGCONT). */
+  stopProcess(): void;
 }
 
 const encoder = new TextEncoder();
@@ -101,5 +110,23 @@ export class DenoTerminal implements TerminalIo {
 
   onResize(listener: () => void): () => void {
     return listenForSignal("SIGWINCH", listener);
+  }
+
+  onJobControl(listener: (event: "stop" | "continue") => void): () => void {
+    const stops = [
+      listenForSignal("SIGTSTP", () => listener("stop")),
+      listenForSignal("SIGCONT", () => listener("continue")),
+    ];
+    return () => stops.forEach((stop) => stop());
+  }
+
+  stopProcess(): void {
+    try {
+      // SIGSTOP cannot be caught: the process stops here, and this call returns once it is
+      // continued (the SIGCONT listener then runs).
+      Deno.kill(Deno.pid, "SIGSTOP");
+    } catch {
+      // No job control on this platform: the app goes on running.
+    }
   }
 }

@@ -8,6 +8,9 @@
  * It gives the terminal back on every way out: `close()` (the app quit: `q` or Ctrl+C,
  * `rt.quit()`, and the signals `run()` quits on), and an uncaught error or `Deno.exit()` in app code
  * (the global `error`, `unhandledrejection` and `unload` events, which Deno still delivers).
+ * Ctrl+Z (a byte in raw mode) and SIGTSTP suspend the app as a shell's job control expects:
+ * the terminal is given back, then the process stops; `fg` (SIGCONT) takes the terminal over
+ * again and draws every cell.
  * While it runs, log lines go to a file (`TerminalLog`) so they never tear a frame.
  *
  * @module
@@ -32,6 +35,7 @@ import {
 import { cellWidth, splitGraphemes, truncateToWidth } from "../../text/cell_width.ts";
 import type { Element } from "../../ui/element.ts";
 import { type InputEvent, InputParser, type MouseEvent } from "./input_parser.ts";
+import { BEGIN_FRAME, END_FRAME, enterModes, LEAVE_MODES } from "./modes.ts";
 import { makeTheme, paintFrame, type Theme } from "./paint.ts";
 import { diffScreens, Screen } from "./screen.ts";
 import { DenoTerminal, type TerminalIo } from "./terminal_io.ts";
@@ -59,26 +63,6 @@ export interface TerminalRendererOptions {
   escapeDelayMs?: number;
 }
 
-/** Modes switched on at start and off at the end. */
-const ENTER = [
-  "\x1b[22;0t", // keep the window title, to give it back at the end
-  "\x1b[?1049h", // alternate screen
-  "\x1b[?25l", // hide the cursor
-  "\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1006h", // mouse: clicks, drags, motion; SGR encoding
-  "\x1b[?2004h", // bracketed paste
-].join("");
-const LEAVE = [
-  "\x1b[?2026l",
-  "\x1b[?2004l",
-  "\x1b[?1006l\x1b[?1003l\x1b[?1002l\x1b[?1000l",
-  "\x1b[0m",
-  "\x1b[?25h",
-  "\x1b[?1049l",
-  "\x1b[23;0t",
-].join("");
-const BEGIN_FRAME = "\x1b[?2026h";
-const END_FRAME = "\x1b[?2026l";
-
 /** Two presses within this many ms on the same cell make a double click. */
 const DOUBLE_CLICK_MS = 400;
 /** Lines one wheel step scrolls. */
@@ -90,11 +74,6 @@ const KEY_HINTS_IN_FIELD = "Tab move · Enter act · Ctrl+C quit";
 
 function readNoColor(): boolean {
   return envSet("NO_COLOR");
-}
-
-/** A window title without control characters, which would end the OSC sequence early. */
-function cleanTitle(title: string): string {
-  return title.replace(/[\p{Cc}]/gu, " ");
 }
 
 /** Draws an app in the terminal and feeds it the person's input. */
@@ -114,6 +93,8 @@ export class TerminalRenderer implements Renderer {
   #log: TerminalLog | null = null;
   #started = false;
   #closed = false;
+  /** Between Ctrl+Z (or SIGTSTP) and SIGCONT: the terminal is the shell's. */
+  #suspended = false;
   #stops: (() => void)[] = [];
   #escapeTimer: ReturnType<typeof setTimeout> | undefined;
   #dragging: Element | null = null;
@@ -175,7 +156,7 @@ export class TerminalRenderer implements Renderer {
     if (this.#started || this.#closed) return;
     this.#app = app;
     this.#started = true;
-    this.#io.write(`${ENTER}\x1b]2;${cleanTitle(app.title)}\x07`);
+    this.#io.write(enterModes(app.title));
     this.#io.setRaw(true);
     if (this.#captureLog) {
       this.#log = new TerminalLog(app.title, () => app.requestFrame());
@@ -188,6 +169,7 @@ export class TerminalRenderer implements Renderer {
     this.#stops.push(
       this.#io.readInput((bytes) => this.feed(bytes)),
       this.#io.onResize(() => this.resize()),
+      this.#io.onJobControl((event) => event === "stop" ? this.suspend() : this.#continued()),
     );
     if (app.focused === null) app.moveFocus(1);
     app.requestFrame();
@@ -195,7 +177,7 @@ export class TerminalRenderer implements Renderer {
 
   /** Draws a frame: paints it, then writes the cells that changed. */
   render(source: RenderSource): void {
-    if (!this.#started || this.#closed) return;
+    if (!this.#started || this.#closed || this.#suspended) return;
     const screen = this.#back;
     screen.clear();
     const appArea = { x: 0, y: 0, width: this.#columns, height: this.size().height };
@@ -286,11 +268,18 @@ export class TerminalRenderer implements Renderer {
     }
   }
 
-  /** Ctrl+C quits; so does `q` where no text field has focus; other keys go to the app. */
+  /**
+   * Ctrl+C quits; so does `q` where no text field has focus; Ctrl+Z suspends; other keys go
+   * to the app.
+   */
   #key(keybind: Keybind): void {
     const app = this.#app!;
     const only = (ctrl: boolean) =>
       keybind.ctrl === ctrl && !keybind.alt && !keybind.meta && !keybind.shift;
+    if (keybind.key === "Z" && only(true)) {
+      this.suspend();
+      return;
+    }
     if (
       (keybind.key === "C" && only(true)) ||
       (keybind.key === "q" && only(false) && !focusTakesText(app))
@@ -333,6 +322,37 @@ export class TerminalRenderer implements Renderer {
   }
 
   /**
+   * Suspends the app, as Ctrl+Z does: gives the terminal back (raw mode, the alternate
+   * screen, mouse reports, bracketed paste, the hidden cursor and synchronized output all
+   * off), then stops the process until the shell continues it (`fg`, SIGCONT), when the
+   * terminal is taken over again and every cell drawn.
+   */
+  suspend(): void {
+    if (!this.#started || this.#closed || this.#suspended) return;
+    this.#suspended = true;
+    clearTimeout(this.#escapeTimer);
+    this.#escapeTimer = undefined;
+    this.#dragging = null;
+    this.#io.write(LEAVE_MODES);
+    this.#io.setRaw(false);
+    this.#io.stopProcess();
+  }
+
+  /**
+   * The process runs again (SIGCONT). After a suspend the terminal is taken over again; in
+   * any case the screen may have been drawn over or resized meanwhile, so every cell is drawn.
+   */
+  #continued(): void {
+    if (!this.#started || this.#closed) return;
+    if (this.#suspended) {
+      this.#suspended = false;
+      this.#io.write(enterModes(this.#app?.title ?? ""));
+      this.#io.setRaw(true);
+    }
+    this.resize();
+  }
+
+  /**
    * Gives the terminal back: modes off, cursor shown, the normal screen and title back, raw
    * mode off, the log back on standard error; then tells the person where the log went.
    * Safe to call twice.
@@ -349,8 +369,10 @@ export class TerminalRenderer implements Renderer {
       }
     }
     if (!this.#started) return;
-    this.#io.write(LEAVE);
-    this.#io.setRaw(false);
+    if (!this.#suspended) {
+      this.#io.write(LEAVE_MODES);
+      this.#io.setRaw(false);
+    }
     this.#farewell = this.#log?.stop(this.#app?.title ?? "app") ?? [];
     if (this.#farewell.length > 0) this.#io.writeError(this.#farewell.join("\n") + "\n");
   }

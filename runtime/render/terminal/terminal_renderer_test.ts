@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { App } from "../../app/app.ts";
 import { log } from "../../app/log.ts";
-import { formatTree } from "../../semantics/mod.ts";
-import { bind, button, column, component, text, textField, type View } from "../../ui/mod.ts";
+import { bind, button, column, component, text, textField } from "../../ui/mod.ts";
 import { everyWidget, longList, runRendererConformance } from "../_test_conformance.ts";
 import { notesApp } from "../../../examples/notes.ts";
-import { XtermTerminal } from "./_test_xterm_terminal.ts";
+import { runInTerminal, XtermTerminal } from "./_test_xterm_terminal.ts";
 import { TerminalRenderer } from "./terminal_renderer.ts";
 
 runRendererConformance("TerminalRenderer", ({ width, height }) => {
@@ -18,44 +16,6 @@ runRendererConformance("TerminalRenderer", ({ width, height }) => {
     dispose: () => terminal.dispose(),
   };
 });
-
-interface Running {
-  app: App;
-  terminal: XtermTerminal;
-  renderer: TerminalRenderer;
-  /** The tree as text. */
-  tree(): string;
-  /** The tree line of the first node whose line includes `text`. */
-  line(text: string): string;
-  stop(): void;
-}
-
-/** Runs `root` in an emulated terminal of `columns` by `rows`, started as `run()` does. */
-function runInTerminal(
-  root: View,
-  { columns = 70, rows = 16, captureLog = false, color = true } = {},
-): Running {
-  const terminal = new XtermTerminal(columns, rows);
-  const renderer = new TerminalRenderer({ io: terminal, captureLog, color });
-  const app = new App(root, { title: "Test App", renderer });
-  renderer.start(app);
-  app.frame();
-  const tree = () => {
-    if (app.framePending) app.frame();
-    return formatTree(app.tree.root);
-  };
-  return {
-    app,
-    terminal,
-    renderer,
-    tree,
-    line: (text) => tree().split("\n").find((line) => line.includes(text))?.trim() ?? "",
-    stop() {
-      app.close();
-      terminal.dispose();
-    },
-  };
-}
 
 const counter = () =>
   component((cx) => {
