@@ -7,7 +7,7 @@
  */
 
 import { MAX_WAIT_MS } from "../runtime/agent/tree_watch.ts";
-import { ACTION_NAMES } from "../runtime/input/action.ts";
+import { ACTION_NAMES, actionNamed } from "../runtime/input/actions.ts";
 import { isRole } from "../runtime/semantics/node.ts";
 import { QUERY_STATES } from "../runtime/semantics/query.ts";
 import { MAX_TREE_BYTES } from "../runtime/semantics/tree_view.ts";
@@ -218,40 +218,23 @@ export function parseCliAction(text: string): Record<string, unknown> {
   const equals = text.indexOf("=");
   const name = (equals === -1 ? text : text.slice(0, equals)).trim();
   const argument = equals === -1 ? undefined : text.slice(equals + 1);
-  const needsArgument: Record<string, string> = {
-    type_text: "type_text=hello",
-    press_key: "press_key=Ctrl+A",
-    scroll: "scroll=0,120",
-    drag: "drag=40,300",
-  };
-  if (!(ACTION_NAMES as readonly string[]).includes(name)) {
+  const described = actionNamed(name);
+  if (described === undefined) {
     throw new UsageError(
       `unknown action ${JSON.stringify(name)}: expected one of ${
         ACTION_NAMES.join(", ")
       }, or a JSON object`,
     );
   }
-  const example = needsArgument[name];
-  if (example !== undefined && argument === undefined) {
-    throw new UsageError(`${name} needs an argument, as in ${example}`);
+  const field = described.field;
+  if (field !== null && argument === undefined) {
+    throw new UsageError(`${name} needs an argument, as in ${described.cli}`);
   }
-  if (example === undefined && argument !== undefined) {
-    throw new UsageError(`${name} takes no argument`);
+  if (field === null) {
+    if (argument !== undefined) throw new UsageError(`${name} takes no argument`);
+    return { action: name };
   }
-  switch (name) {
-    case "type_text":
-      return { action: name, text: argument };
-    case "press_key":
-      return { action: name, keybind: argument };
-    case "scroll": {
-      const [x, y] = numbers(argument!, "scroll", "scroll=0,120");
-      return { action: name, delta: { x, y } };
-    }
-    case "drag": {
-      const [x, y] = numbers(argument!, "drag", "drag=40,300");
-      return { action: name, to: { x, y } };
-    }
-    default:
-      return { action: name };
-  }
+  if (field.kind !== "point") return { action: name, [field.name]: argument };
+  const [x, y] = numbers(argument!, name, described.cli);
+  return { action: name, [field.name]: { x, y } };
 }

@@ -155,10 +155,13 @@ Deno.test("parseCliAction()", async (t) => {
       press_key: "press_key=Ctrl+A",
       scroll: "scroll=0,120",
       drag: "drag=40,300",
+      select: "select=Green",
     };
     for (const name of ACTION_NAMES) {
       assert.equal(parseCliAction(examples[name] ?? name).action, name);
     }
+    assert.deepEqual(parseCliAction("select=Dark blue"), { action: "select", option: "Dark blue" });
+    assert.throws(() => parseCliAction("select"), /select needs an argument, as in select=Green/);
   });
 
   await t.step("parseCliAction() turns type_text=hello into the text to type", () => {

@@ -43,9 +43,9 @@ export {
   type TextFieldOptions,
   widget,
   type WidgetOptions,
-} from "./ui/widgets.ts";
-export { column, dialog, menu, menuItem, row, scrollView } from "./ui/containers.ts";
-export { list, type ListItems } from "./ui/list.ts";
+} from "./ui/widgets/mod.ts";
+export { column, dialog, menu, menuItem, row, scrollView } from "./ui/widgets/mod.ts";
+export { list, type ListItems } from "./ui/widgets/mod.ts";
 export { show } from "./ui/show.ts";
 
 // Signals and memos.

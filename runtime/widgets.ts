@@ -2,8 +2,9 @@
  * The view classes behind the view functions, for code that names them: `button()` returns a
  * `ButtonView`, `widget()` a `CustomView`, and every built-in widget extends `WidgetView`,
  * which carries the modifiers they share (`.secure()`, `.disabled()`, `.label()`, `.width()`,
- * `.height()`, `.grow()`). Also the mounted side, `Element` and what it is mounted with, for
- * renderers and tools that walk an app's elements.
+ * `.height()`, `.grow()`). Also the mounted side, `Widget` (one object per mounted view: its place in the
+ * tree, its node, and how it measures, paints and acts) and what it is mounted with, for
+ * renderers and tools that walk an app's widgets.
  *
  * An app builds its UI from the functions in the main entry and rarely needs this one: the
  * types are inferred. Import from here to write a helper that takes or returns a widget.
@@ -31,12 +32,17 @@ export {
   ButtonView,
   CheckboxView,
   CustomView,
+  DialogView,
+  ListView,
+  MenuItemView,
+  MenuView,
+  ScrollView,
   SliderView,
+  StackView,
   TextFieldView,
   TextView,
-} from "./ui/widgets.ts";
-export { DialogView, MenuItemView, MenuView, ScrollView, StackView } from "./ui/containers.ts";
-export { ListView } from "./ui/list.ts";
+} from "./ui/widgets/mod.ts";
 export { ShowView } from "./ui/show.ts";
 export type { MountContext } from "./ui/view.ts";
-export type { Behavior, Element, Host, LayoutStyle, Size } from "./ui/element.ts";
+export type { Host } from "./ui/host.ts";
+export { type LayoutStyle, type Size, Widget } from "./ui/widget.ts";

@@ -329,7 +329,11 @@ Deno.test("crowndev drives the counter example", async (t) => {
 
     await t.step("a tool error exits 1 with the app's message", async () => {
       const run = await scene.run("act", "counter", "role=button", "type_text=hello");
-      assertFails(run, 1, /^crowndev: invalid arguments: type_text works on text_field nodes/);
+      assertFails(
+        run,
+        1,
+        /^crowndev: invalid arguments: type_text works on nodes that take typed text/,
+      );
     });
 
     await t.step("an unknown app name exits 3 and lists the running ones", async () => {

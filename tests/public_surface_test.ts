@@ -139,7 +139,7 @@ Deno.test("no entry exports the reactive graph: nodes, owners, runtime, markers,
 });
 
 Deno.test("no documented signature of any entry names a reactive-graph type", () => {
-  // Members that take or hold the graph's scope or runtime (Cx's and Element's constructors,
+  // Members that take or hold the graph's scope or runtime (Cx's constructor, Widget's owner,
   // App.runtime, ...) are left out of the docs with @ignore; a new one would show here.
   const graph = new Set(GRAPH_FILES.flatMap(exportsOf));
   for (const file of ENTRY_FILES) {
@@ -236,17 +236,16 @@ Deno.test("the main entry exports the app API and its types, and no view class",
   assert.deepEqual(viewClasses, [], "view classes belong to ./widgets");
 });
 
-Deno.test("./widgets exports the view classes, the element and what it is mounted with", () => {
+Deno.test("./widgets exports the view classes, the mounted widget and what it is mounted with", () => {
   assert.deepEqual(
     exportsOf("runtime/widgets.ts"),
     [
       ...VIEW_CLASSES,
-      "Behavior",
-      "Element",
       "Host",
       "LayoutStyle",
       "MountContext",
       "Size",
+      "Widget",
     ].sort(),
   );
   for (const name of VIEW_CLASSES) {

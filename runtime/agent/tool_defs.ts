@@ -6,18 +6,12 @@
  * @module
  */
 
-import { ACTION_NAMES } from "../input/action.ts";
+import { actionSchema } from "../input/actions.ts";
 import { INSPECT_SECTIONS } from "../app/inspect.ts";
 import { DEFAULT_TREE_BYTES, MAX_TREE_BYTES, QUERY_STATES, ROLES } from "../semantics/mod.ts";
 import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import type { ToolInfo } from "./host.ts";
 import type { Tool } from "./sdk.ts";
-
-const POINT = {
-  type: "object",
-  properties: { x: { type: "number" }, y: { type: "number" } },
-  required: ["x", "y"],
-};
 
 /**
  * The schema of a query's arguments, with `extra` properties. `ui_query` lists the roles and
@@ -92,23 +86,13 @@ export const BUILTIN_TOOLS: Tool[] = [
   {
     name: BUILTIN_TOOL.act,
     description:
-      'Acts as a person would: {"action":"click"}; type_text needs text, press_key keybind (Enter, Ctrl+A), scroll delta, drag to. Answers the revision and what changed.',
+      'Acts as a person would: {"action":"click"}; each takes its field (press_key keybind: Enter, Ctrl+A). Answers revision and changes.',
     inputSchema: {
       type: "object",
       properties: {
         id: { type: "integer" },
         revision: { type: "integer", description: "Of the read" },
-        action: {
-          type: "object",
-          properties: {
-            action: { type: "string", enum: [...ACTION_NAMES] },
-            text: { type: "string" },
-            keybind: { type: "string" },
-            delta: POINT,
-            to: POINT,
-          },
-          required: ["action"],
-        },
+        action: actionSchema(),
       },
       required: ["id", "revision", "action"],
     },

@@ -15,6 +15,7 @@ import {
   behindModalMessage,
   guardAction,
   type InputEnv,
+  isTyping,
   noNodeMessage,
   parseAction,
   performAction,
@@ -23,7 +24,7 @@ import {
 import { scrollIntoView } from "../layout/visible.ts";
 import type { ReactiveRuntime } from "../reactive/mod.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
-import type { Element } from "../ui/element.ts";
+import type { Widget } from "../ui/widget.ts";
 import { type FocusState, isWithin } from "./focus.ts";
 import type { FrameLoop } from "./frame_loop.ts";
 
@@ -49,7 +50,7 @@ export class Acting {
    * node, where a WeakMap entry costs several times that). A page goes when its last
    * element is forgotten.
    */
-  readonly #pages: ((Element | undefined)[] | undefined)[] = [];
+  readonly #pages: ((Widget | undefined)[] | undefined)[] = [];
   /** How many elements each page holds. */
   readonly #counts: number[] = [];
 
@@ -63,7 +64,7 @@ export class Acting {
   }
 
   /** Remembers which element owns a node, so actions by id find it. */
-  register(element: Element): void {
+  register(element: Widget): void {
     const node = element.node;
     if (node === null) return;
     const page = Math.floor(node.id / PAGE_SIZE);
@@ -71,7 +72,7 @@ export class Acting {
       this.#pages.push(undefined);
       this.#counts.push(0);
     }
-    const slots = this.#pages[page] ??= new Array<Element | undefined>(PAGE_SIZE);
+    const slots = this.#pages[page] ??= new Array<Widget | undefined>(PAGE_SIZE);
     const slot = node.id % PAGE_SIZE;
     if (slots[slot] === undefined) this.#counts[page]!++;
     slots[slot] = element; // a list row rendered again hands its node to a new element
@@ -81,7 +82,7 @@ export class Acting {
    * Forgets the elements of a subtree that left the app, each unless its node went to
    * another element since.
    */
-  forget(element: Element): void {
+  forget(element: Widget): void {
     const stack = [element];
     while (stack.length > 0) {
       const current = stack.pop()!;
@@ -99,7 +100,7 @@ export class Acting {
   }
 
   /** The element behind a node id, while it is mounted. */
-  elementById(id: number): Element | undefined {
+  elementById(id: number): Widget | undefined {
     const node = this.#parts.tree.get(id);
     if (node === undefined) return undefined;
     const element = this.#pages[Math.floor(id / PAGE_SIZE)]?.[id % PAGE_SIZE];
@@ -138,10 +139,10 @@ export class Acting {
   }
 
   /** See `App.actOn()`. */
-  actOn(element: Element, action: Action, actor: Actor): number {
+  actOn(element: Widget, action: Action, actor: Actor): number {
     const { frames, tree } = this.#parts;
     if (frames.closed) throw new Error("the app has closed");
-    const typing = action.action === "type_text" || action.action === "press_key";
+    const typing = isTyping(action);
     const secureBefore = frames.secureInput;
     // The frame a keystroke causes would give away its time, to the millisecond.
     if (typing && element.secure) frames.secureInput = true;

@@ -11,7 +11,7 @@ import type { Action, Actor } from "../input/action.ts";
 import { elementOrigin } from "../layout/layout.ts";
 import { Owner, ReactiveRuntime, runWithOwner } from "../reactive/mod.ts";
 import { SemanticTree, type TreeUpdate } from "../semantics/mod.ts";
-import type { Element } from "../ui/element.ts";
+import type { Widget } from "../ui/widget.ts";
 import { Rt } from "../ui/rt.ts";
 import { ToolRegistry } from "../ui/tools.ts";
 import { View } from "../ui/view.ts";
@@ -43,7 +43,7 @@ export class App {
   /** The runtime handle the app's views are given. */
   readonly rt: Rt;
   /** @ignore the window element, root of all: elements are internal, an author has views */
-  readonly root: Element;
+  readonly root: Widget;
   /** The renderer that draws the app's frames. */
   readonly renderer: Renderer;
   /** Settles when the app is asked to quit. */
@@ -78,7 +78,7 @@ export class App {
     logError(error, where);
   }
   /** @ignore for input: where `element` starts, in window cells */
-  origin(element: Element): { x: number; y: number } {
+  origin(element: Widget): { x: number; y: number } {
     return elementOrigin(element);
   }
   /** @ignore for input: runs the effects earlier input queued, without ending the frame */
@@ -86,22 +86,22 @@ export class App {
     this.#parts.frames.runEffects();
   }
   /** @ignore for input: marks `element` as under the pointer (null: none) */
-  hover(element: Element | null): void {
+  hover(element: Widget | null): void {
     this.#parts.focusState.hover(element);
   }
 
   /** The element with focus. */
-  get focused(): Element | null {
+  get focused(): Widget | null {
     return this.#parts.focusState.focused;
   }
 
   /** The overlays (open dialogs), oldest first. */
-  get overlays(): readonly Element[] {
+  get overlays(): readonly Widget[] {
     return [...this.#parts.focusState.overlaySet];
   }
 
   /** Gives focus to `element` (null: none). */
-  focus(element: Element | null): void {
+  focus(element: Widget | null): void {
     this.#parts.focusState.focus(element);
   }
 
@@ -136,7 +136,7 @@ export class App {
   }
 
   /** The element behind a node id. */
-  elementById(id: number): Element | undefined {
+  elementById(id: number): Widget | undefined {
     return this.#parts.acting.elementById(id);
   }
 
@@ -151,7 +151,7 @@ export class App {
   }
 
   /** @ignore for input: performs a checked action on an element as `act()` does by id */
-  actOn(element: Element, action: Action, actor: Actor): number {
+  actOn(element: Widget, action: Action, actor: Actor): number {
     return this.#parts.acting.actOn(element, action, actor);
   }
 

@@ -1,8 +1,8 @@
 /**
  * The parts an `App` is made of — its window element, focus and open dialogs (`focus.ts`),
  * frame loop (`frame_loop.ts`) and acting (`acting.ts`) — and the host its elements report
- * to (ui/element.ts's `Host`): a new element, a layout or structure to redo, an element gone,
- * a dialog opened. Elements talk to this object, so `App` keeps only what its users call.
+ * to (ui/host.ts): a new element, a layout or structure to redo, an element gone,
+ * a dialog opened. Widgets talk to this object, so `App` keeps only what its users call.
  *
  * @module
  */
@@ -10,7 +10,7 @@
 import type { InputEnv } from "../input/action.ts";
 import { disposeOwner, type Owner, type ReactiveRuntime } from "../reactive/mod.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
-import { Element, type Host } from "../ui/element.ts";
+import { BoxWidget, type Host, type Widget } from "../ui/widget.ts";
 import type { Rt } from "../ui/rt.ts";
 import type { ToolRegistry } from "../ui/tools.ts";
 import { Acting } from "./acting.ts";
@@ -46,7 +46,7 @@ export class AppParts implements Host {
   /** The runtime handle the app's views are given. */
   readonly rt: Rt;
   /** The window element: the root of every element. */
-  readonly root: Element;
+  readonly root: Widget;
   /** Focus, hover and the open dialogs. */
   readonly focusState: FocusState;
   /** The frame loop. */
@@ -74,7 +74,10 @@ export class AppParts implements Host {
     const reportError = (this.#reportError = (error: unknown, where: string) => {
       app.reportError(error, where);
     });
-    const root = (this.root = new Element("window", this, owner, tree.root));
+    const root = (this.root = new BoxWidget("window"));
+    root.host = this;
+    root.owner = owner;
+    root.node = tree.root;
     const common = { source: app, env: app, renderer, runtime, tree, root, reportError };
     const focus = (this.focusState = new FocusState(tree, root, () => app.requestFrame()));
     const frames = (this.frames = new FrameLoop({ ...common, focus }));
@@ -94,39 +97,44 @@ export class AppParts implements Host {
   }
 
   /** Remembers which element owns a node, so actions by id find it. */
-  registerElement(element: Element): void {
+  registerElement(element: Widget): void {
     this.acting.register(element);
   }
 
   /** Lays `element` out again at the next frame. */
-  markLayoutDirty(element: Element): void {
+  markLayoutDirty(element: Widget): void {
     this.frames.markLayoutDirty(element);
   }
 
   /** Rebuilds the semantic children around `element` at the next frame. */
-  markStructureDirty(element: Element): void {
+  markStructureDirty(element: Widget): void {
     this.frames.markStructureDirty(element);
   }
 
   /** Forgets an element that left the app: its focus, hover, dialog and node id. */
-  elementRemoved(element: Element): void {
+  elementRemoved(element: Widget): void {
     this.focusState.elementRemoved(element);
     this.acting.forget(element);
   }
 
   /** Moves focus to `element`. */
-  focus(element: Element): void {
+  focus(element: Widget): void {
     this.focusState.focus(element);
   }
 
   /** The element with focus. */
-  get focused(): Element | null {
+  get focused(): Widget | null {
     return this.focusState.focused;
   }
 
   /** Opens `element` as an overlay (a dialog) above the window's content. */
-  addOverlay(element: Element): void {
+  addOverlay(element: Widget): void {
     this.focusState.addOverlay(element);
+  }
+
+  /** Opens `popup` below its opener, above the content; `close` closes it. */
+  addPopup(popup: Widget, close: () => void): void {
+    this.focusState.addPopup(popup, close);
   }
 
   /** Reports an error thrown by app code without stopping the app. */

@@ -9,25 +9,28 @@
 
 import { closest } from "../input/action.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
-import type { Element } from "../ui/element.ts";
+import type { Widget } from "../ui/widget.ts";
 import { firstFocusable, focusableAncestor, nextFocus } from "../ui/focus.ts";
 
 /** True when `element` is `ancestor` or inside it. */
-export function isWithin(element: Element | null, ancestor: Element): boolean {
+export function isWithin(element: Widget | null, ancestor: Widget): boolean {
   return element !== null && closest(element, (candidate) => candidate === ancestor) !== null;
 }
 
 /** Focus, hover and the open dialogs of one app. */
 export class FocusState {
   readonly #tree: SemanticTree;
-  readonly #root: Element;
+  readonly #root: Widget;
   readonly #changed: () => void;
-  #focused: Element | null = null;
-  #hovered: Element | null = null;
-  readonly #overlays = new Set<Element>();
-  readonly #focusBeforeOverlay = new Map<Element, Element | null>();
+  #focused: Widget | null = null;
+  #hovered: Widget | null = null;
+  /** Open dialogs and popups, in the order they opened (later ones are drawn above). */
+  readonly #overlays = new Set<Widget>();
+  /** The open popups (a menu's, a select's), with what closes each. */
+  readonly #popups = new Map<Widget, () => void>();
+  readonly #focusBeforeOverlay = new Map<Widget, Widget | null>();
   /** The dialog that opened since the last frame: focus moves into it once it has content. */
-  #focusInto: Element | null = null;
+  #focusInto: Widget | null = null;
 
   /**
    * Creates the focus state of the app whose window element is `root`.
@@ -36,40 +39,59 @@ export class FocusState {
    * @param root the window element, the scope of Tab order when no dialog is open
    * @param changed asks for a frame after a change
    */
-  constructor(tree: SemanticTree, root: Element, changed: () => void) {
+  constructor(tree: SemanticTree, root: Widget, changed: () => void) {
     this.#tree = tree;
     this.#root = root;
     this.#changed = changed;
   }
 
   /** The element with focus. */
-  get focused(): Element | null {
+  get focused(): Widget | null {
     return this.#focused;
   }
 
-  /** The open dialogs, oldest first, as a live set (layout reads it every frame). */
-  get overlaySet(): ReadonlySet<Element> {
+  /**
+   * The open dialogs and popups, oldest first, as a live set (layout reads it every frame).
+   */
+  get overlaySet(): ReadonlySet<Widget> {
     return this.#overlays;
   }
 
-  /** Moves focus to `element`, or clears it with null; `focusChanged` runs on both sides. */
-  focus(element: Element | null): void {
+  /**
+   * Moves focus to `element`, or clears it with null; `focusChanged` runs on both sides. A
+   * popup whose opener does not hold the newly focused element closes.
+   */
+  focus(element: Widget | null): void {
     if (element === this.#focused) return;
     const previous = this.#focused;
     this.#focused = element;
     if (previous !== null && previous.mounted) {
       if (previous.node !== null) this.#tree.setState(previous.node, "focused", false);
-      previous.behavior.focusChanged?.(false);
+      previous.focusChanged?.(false);
     }
     if (element !== null) {
       if (element.node !== null) this.#tree.setState(element.node, "focused", true);
-      element.behavior.focusChanged?.(true);
+      element.focusChanged?.(true);
     }
     this.#changed();
+    this.dismissPopupsOutside(element);
+  }
+
+  /**
+   * Closes the open popups whose opener does not hold `element` (focus or a click went
+   * elsewhere); with null, every popup.
+   */
+  dismissPopupsOutside(element: Widget | null): void {
+    for (const [popup, close] of [...this.#popups]) {
+      const opener = popup.parent;
+      if (!this.#popups.has(popup)) continue; // closed with an earlier one
+      if (opener !== null && element !== null && isWithin(element, opener)) continue;
+      close();
+    }
   }
 
   /** Marks `element` as under the pointer, or none with null. */
-  hover(element: Element | null): void {
+  hover(element: Widget | null): void {
     if (element === this.#hovered) return;
     const previous = this.#hovered;
     this.#hovered = element;
@@ -81,16 +103,25 @@ export class FocusState {
   /** Moves focus to the next (1) or previous (-1) focusable element, within the top dialog. */
   moveFocus(direction: 1 | -1): void {
     // An open dialog keeps focus inside it, as a modal one does.
-    const scope = [...this.#overlays].at(-1) ?? this.#root;
+    const scope = this.topDialog() ?? this.#root;
     const next = nextFocus(scope, this.#focused, direction);
     if (next !== null) this.focus(next);
   }
 
   /** A dialog opened: focus moves into it at the next frame, and back when it closes. */
-  addOverlay(element: Element): void {
+  addOverlay(element: Widget): void {
     this.#overlays.add(element);
     this.#focusBeforeOverlay.set(element, this.#focused);
     this.#focusInto = element;
+  }
+
+  /**
+   * A popup opened below its opener (its parent): it is drawn above the content and closes
+   * with `close` when focus goes elsewhere. It leaves with its widget.
+   */
+  addPopup(popup: Widget, close: () => void): void {
+    this.#overlays.add(popup);
+    this.#popups.set(popup, close);
   }
 
   /**
@@ -98,14 +129,15 @@ export class FocusState {
    * closes and gives focus back to where it was when it opened, or else focus goes to the
    * nearest ancestor that can take it, so the keyboard is never left nowhere.
    */
-  elementRemoved(element: Element): void {
+  elementRemoved(element: Widget): void {
     const lostFocus = isWithin(this.#focused, element);
     if (lostFocus) this.#focused = null; // its node is going away with it
     if (isWithin(this.#hovered, element)) this.#hovered = null;
-    let restore: Element | null = null;
+    let restore: Widget | null = null;
     for (const overlay of this.#overlays) {
       if (!isWithin(overlay, element)) continue;
       this.#overlays.delete(overlay);
+      if (this.#popups.delete(overlay)) continue;
       const before = this.#focusBeforeOverlay.get(overlay) ?? null;
       this.#focusBeforeOverlay.delete(overlay);
       if (this.#focusInto === overlay) this.#focusInto = null;
@@ -129,9 +161,16 @@ export class FocusState {
   }
 
   /** The topmost open dialog, or null when none is open. */
-  topDialog(): Element | null {
-    let top: Element | null = null;
-    for (const overlay of this.#overlays) if (overlay.mounted) top = overlay;
+  topDialog(): Widget | null {
+    let top: Widget | null = null;
+    for (const overlay of this.#overlays) {
+      if (overlay.mounted && !this.#popups.has(overlay)) top = overlay;
+    }
     return top;
+  }
+
+  /** True when `overlay` is an open popup rather than a dialog. */
+  isPopup(overlay: Widget): boolean {
+    return this.#popups.has(overlay);
   }
 }

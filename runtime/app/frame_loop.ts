@@ -11,7 +11,7 @@ import { invalidateLayout, layoutWindow } from "../layout/layout.ts";
 import { OffscreenTracker } from "../layout/visible.ts";
 import type { ReactiveRuntime } from "../reactive/mod.ts";
 import type { SemanticTree, TreeUpdate } from "../semantics/mod.ts";
-import type { Element } from "../ui/element.ts";
+import type { Widget } from "../ui/widget.ts";
 import type { FocusState } from "./focus.ts";
 import { StructureChanges } from "./structure.ts";
 import { type FrameTiming, recordFrame } from "./frame_timings.ts";
@@ -24,7 +24,7 @@ export interface FrameParts {
   renderer: Renderer;
   runtime: ReactiveRuntime;
   tree: SemanticTree;
-  root: Element;
+  root: Widget;
   focus: FocusState;
   reportError(error: unknown, where: string): void;
 }
@@ -40,7 +40,7 @@ export class FrameLoop {
   readonly #updateListeners = new Set<(update: TreeUpdate) => void>();
   readonly #offscreen = new OffscreenTracker();
   /** The dialog whose node carries `modal`: the topmost open one. */
-  #modal: Element | null = null;
+  #modal: Widget | null = null;
   #scheduled = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #inFrame = false;
@@ -66,18 +66,18 @@ export class FrameLoop {
   }
 
   /** True when the last layout left `element` in view. */
-  inView(element: Element): boolean {
+  inView(element: Widget): boolean {
     return this.#offscreen.inView(element);
   }
 
   /** The element's natural size may have changed: lay it out at the next frame. */
-  markLayoutDirty(element: Element): void {
+  markLayoutDirty(element: Widget): void {
     invalidateLayout(element);
     this.request();
   }
 
   /** The element's children changed: rebuild the semantic children around it. */
-  markStructureDirty(element: Element): void {
+  markStructureDirty(element: Widget): void {
     this.#structure.mark(element);
     this.request();
   }

@@ -5,21 +5,21 @@
  * @module
  */
 
-import type { Element } from "../ui/element.ts";
+import type { Widget } from "../ui/widget.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
 
 /** What a renderer sees of an app at each frame. */
 export interface RenderSource {
   /** The window element: the root of every element drawn. */
-  readonly root: Element;
+  readonly root: Widget;
   /** The semantic tree, laid out for this frame. */
   readonly tree: SemanticTree;
   /** The window title. */
   readonly title: string;
   /** The element with focus, if any. */
-  readonly focused: Element | null;
+  readonly focused: Widget | null;
   /** Overlays (dialogs) to draw above the content, bottom first. */
-  readonly overlays: readonly Element[];
+  readonly overlays: readonly Widget[];
 }
 
 /** Draws frames. One instance serves one app. */

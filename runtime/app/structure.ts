@@ -8,13 +8,13 @@
  */
 
 import type { SemanticNode, SemanticTree } from "../semantics/mod.ts";
-import type { Element } from "../ui/element.ts";
+import type { Widget } from "../ui/widget.ts";
 
 /** The elements whose children changed, and the rebuild of their semantic children. */
 export class StructureChanges {
-  readonly #dirty = new Set<Element>();
+  readonly #dirty = new Set<Widget>();
   /** Elements whose children changed since the offscreen states were last updated. */
-  readonly childrenChanged = new Set<Element>();
+  readonly childrenChanged = new Set<Widget>();
 
   /** True when a rebuild is waiting. */
   get pending(): boolean {
@@ -22,7 +22,7 @@ export class StructureChanges {
   }
 
   /** The element's children changed. */
-  mark(element: Element): void {
+  mark(element: Widget): void {
     this.#dirty.add(element);
     this.childrenChanged.add(element);
   }
@@ -30,7 +30,7 @@ export class StructureChanges {
   /** Sets the semantic children of every node whose elements' children changed. */
   rebuild(tree: SemanticTree): void {
     if (this.#dirty.size === 0) return;
-    const parents = new Set<Element>();
+    const parents = new Set<Widget>();
     for (const element of this.#dirty) {
       if (!element.mounted) continue;
       const semantic = element.semanticElement;
@@ -46,7 +46,7 @@ export class StructureChanges {
   }
 }
 
-function collectChildNodes(element: Element, into: SemanticNode[]): void {
+function collectChildNodes(element: Widget, into: SemanticNode[]): void {
   for (const child of element.children) {
     if (child.node !== null) into.push(child.node);
     else collectChildNodes(child, into);

@@ -120,7 +120,7 @@ function layoutOf(app: TestApp, id: number) {
 }
 
 Deno.test("parseAction()", async (t) => {
-  await t.step("parseAction() accepts the eight actions", () => {
+  await t.step("parseAction() accepts the nine actions", () => {
     const actions: Action[] = [
       { action: "click" },
       { action: "double_click" },
@@ -130,6 +130,7 @@ Deno.test("parseAction()", async (t) => {
       { action: "press_key", keybind: "Ctrl+A" },
       { action: "scroll", delta: { x: 0, y: 120 } },
       { action: "drag", to: { x: 40, y: 300 } },
+      { action: "select", option: "Green" },
     ];
     assert.deepEqual(actions.map((action) => action.action), [...ACTION_NAMES]);
     for (const action of actions) assert.deepEqual(parseAction({ ...action }), action);
@@ -166,7 +167,7 @@ Deno.test("parseAction()", async (t) => {
       name: "ActionError",
       kind: "invalid",
       message:
-        `unknown action "tap": expected one of click, double_click, hover, focus, type_text, press_key, scroll, drag`,
+        `unknown action "tap": expected one of click, double_click, hover, focus, type_text, press_key, scroll, drag, select`,
     });
     assert.throws(() => parseAction({ type: "click" }), {
       kind: "invalid",
@@ -407,7 +408,8 @@ Deno.test("act() guards", async (t) => {
     });
     await assert.rejects(() => app.act(save, { action: "type_text", text: "x" }), {
       kind: "unsupported",
-      message: "invalid arguments: type_text works on text_field nodes, not on a button",
+      message:
+        "invalid arguments: type_text works on nodes that take typed text (text_field, text_area), not on a button",
     });
     await assert.rejects(() => app.act(save, { action: "scroll", delta: { x: 0, y: 1 } }), {
       kind: "unsupported",

@@ -14,7 +14,7 @@
 
 import { childrenIn, intersectRects, isEmptyRect, type Rect } from "../layout/visible.ts";
 import { splitGraphemes } from "../text/cell_width.ts";
-import type { Element } from "../ui/element.ts";
+import type { Widget } from "../ui/widget.ts";
 import { takesFocus } from "../ui/focus.ts";
 import { type Action, ActionError, type Actor, closest, type InputEnv } from "./action.ts";
 import { formatKeybind, type Keybind } from "../text/keybind.ts";
@@ -22,11 +22,11 @@ import { formatKeybind, type Keybind } from "../text/keybind.ts";
 /** What a person's input needs from the app: the `App` is one. */
 export interface PersonEnv extends InputEnv {
   /** The window element. */
-  readonly root: Element;
-  /** Open dialogs, oldest first; the last one is modal. */
-  readonly overlays: readonly Element[];
+  readonly root: Widget;
+  /** Open dialogs and popups, oldest first; the last dialog is modal. */
+  readonly overlays: readonly Widget[];
   /** Performs a checked action on an element and runs its frame (`App.actOn`). */
-  actOn(element: Element, action: Action, actor: Actor): number;
+  actOn(element: Widget, action: Action, actor: Actor): number;
   /** Reports an error from app code without stopping the app. */
   reportError(error: unknown, where: string): void;
   /** Runs a frame now. */
@@ -34,7 +34,7 @@ export interface PersonEnv extends InputEnv {
 }
 
 /** Performs an action as the user; a refusal is a no-op. Returns whether it was performed. */
-function actAsPerson(env: PersonEnv, element: Element, action: Action): boolean {
+function actAsPerson(env: PersonEnv, element: Widget, action: Action): boolean {
   try {
     env.actOn(element, action, "user");
     return true;
@@ -46,13 +46,13 @@ function actAsPerson(env: PersonEnv, element: Element, action: Action): boolean 
 
 /** The deepest element drawn at window point (x, y) under `element` placed at its origin. */
 function deepestAt(
-  element: Element,
+  element: Widget,
   originX: number,
   originY: number,
   clip: Rect,
   x: number,
   y: number,
-): Element | null {
+): Widget | null {
   const box = element.layout;
   const left = originX + box.x;
   const top = originY + box.y;
@@ -72,20 +72,24 @@ function deepestAt(
 
 /**
  * The element drawn at window point (x, y): the deepest one whose box holds the point, as
- * clipped by its ancestors (a row scrolled out of its scroll view is not hit). While a
- * dialog is open only the top dialog can be hit, as it is modal; the window otherwise.
+ * clipped by its ancestors (a row scrolled out of its scroll view is not hit). Open popups
+ * come first, topmost first; while a dialog is open nothing under it can be hit, as it is
+ * modal; the window otherwise.
  */
-export function hitTest(env: PersonEnv, x: number, y: number): Element | null {
+export function hitTest(env: PersonEnv, x: number, y: number): Widget | null {
   const window = {
     x: 0,
     y: 0,
     width: env.root.layout.width,
     height: env.root.layout.height,
   };
-  const top = env.overlays.at(-1);
-  if (top !== undefined && top.mounted && top.parent !== null) {
-    const parent = env.origin(top.parent);
-    return deepestAt(top, parent.x, parent.y, window, x, y);
+  const overlays = env.overlays;
+  for (let index = overlays.length - 1; index >= 0; index--) {
+    const overlay = overlays[index]!;
+    if (!overlay.mounted || overlay.parent === null) continue;
+    const parent = env.origin(overlay.parent);
+    const hit = deepestAt(overlay, parent.x, parent.y, window, x, y);
+    if (hit !== null || !overlay.layout.style.anchored) return hit; // a dialog is modal
   }
   return deepestAt(env.root, 0, 0, window, x, y);
 }
@@ -99,10 +103,10 @@ export function clickAt(env: PersonEnv, x: number, y: number, count: 1 | 2 = 1):
   const element = hitTest(env, x, y);
   if (element === null || !actAsPerson(env, element, { action: "click" })) return false;
   if (count === 2 && element.mounted) {
-    const target = closest(element, (candidate) => candidate.behavior.doubleClick !== undefined);
+    const target = closest(element, (candidate) => candidate.doubleClick !== undefined);
     if (target !== null && !target.effectivelyDisabled) {
       try {
-        target.behavior.doubleClick!(env.rt);
+        target.doubleClick!(env.rt);
       } catch (error) {
         env.reportError(error, "the double_click handler");
       }
@@ -120,14 +124,14 @@ export function wheelAt(env: PersonEnv, x: number, y: number, dx: number, dy: nu
 }
 
 /** The element that shows hover under window point (x, y): the nearest one a click acts on. */
-function hoverTarget(env: PersonEnv, x: number, y: number): Element | null {
+function hoverTarget(env: PersonEnv, x: number, y: number): Widget | null {
   const element = hitTest(env, x, y);
   if (element === null) return null;
   return closest(
     element,
     (candidate) =>
       candidate.node !== null &&
-      (candidate.behavior.activate !== undefined || takesFocus(candidate)),
+      (candidate.activate !== undefined || takesFocus(candidate)),
   );
 }
 
@@ -143,13 +147,13 @@ export function hoverAt(env: PersonEnv, x: number, y: number): void {
 }
 
 /** The element a press-and-drag at window point (x, y) moves (a slider), if any. */
-export function draggableAt(env: PersonEnv, x: number, y: number): Element | null {
+export function draggableAt(env: PersonEnv, x: number, y: number): Widget | null {
   const element = hitTest(env, x, y);
-  return element === null ? null : closest(element, (c) => c.behavior.dragTo !== undefined);
+  return element === null ? null : closest(element, (c) => c.dragTo !== undefined);
 }
 
 /** Drags `element` (from `draggableAt`) to window point (x, y). */
-export function dragTo(env: PersonEnv, element: Element, x: number, y: number): boolean {
+export function dragTo(env: PersonEnv, element: Widget, x: number, y: number): boolean {
   return element.mounted && actAsPerson(env, element, { action: "drag", to: { x, y } });
 }
 
@@ -165,7 +169,7 @@ export function pressKey(env: PersonEnv, keybind: Keybind): boolean {
 
 /** True when the focused element takes typed text (a text field). */
 export function focusTakesText(env: PersonEnv): boolean {
-  return env.focused?.behavior.insertText !== undefined;
+  return env.focused?.insertText !== undefined;
 }
 
 /** The key a typed character is: `Space` for a space, else the character itself. */

@@ -26,6 +26,7 @@ import {
   wheelAt,
 } from "./person.ts";
 import { parseKeybind } from "../text/keybind.ts";
+import type { LabelWidget } from "../ui/widget.ts";
 
 /** A form, a long list in a scroll view and a dialog, laid out in 40 by 12 cells. */
 function app(): Promise<TestApp> {
@@ -82,7 +83,7 @@ Deno.test("hitTest() sees only rows scrolled into view", async () => {
   wheelAt(test.app, 1, 5, 0, 50);
   const hit = hitTest(test.app, 12, 3)!;
   assert.equal(hit.kind, "button");
-  assert.equal(hit.state.visual, "Row 50");
+  assert.equal((hit as LabelWidget).label, "Row 50");
   await test.close();
 });
 
@@ -119,7 +120,7 @@ Deno.test("typeText() types into the focused field, as the user, secure ones too
   assert.match(line(test, `text_field "Secret"`), /focused/);
   typeText(test.app, "hunter2"); // an agent's type_text would be refused here
   const secret = test.app.elementById(test.get({ name: "Secret" }).id)!;
-  assert.equal((secret.state.edit as { value: string }).value, "hunter2");
+  assert.equal(secret.textEdit?.value, "hunter2");
   assert.doesNotMatch(test.tree(), /hunter2/);
   await test.close();
 });
@@ -146,7 +147,7 @@ Deno.test("pressKey() with nothing focused goes to the top dialog, so Escape clo
 Deno.test("wheelAt() scrolls the scroll view under the pointer, and nothing elsewhere", async () => {
   const test = await app();
   assert.ok(wheelAt(test.app, 1, 4, 0, 3));
-  assert.equal(hitTest(test.app, 12, 3)?.state.visual, "Row 3");
+  assert.equal((hitTest(test.app, 12, 3) as LabelWidget).label, "Row 3");
   assert.ok(!wheelAt(test.app, 1, 0, 0, 3), "over the buttons there is nothing to scroll");
   await test.close();
 });

@@ -146,7 +146,7 @@ function placeChildren(
   const innerHeight = Math.max(0, height - 2 * frame - header.height);
   const column = style.direction === "column";
   // A scroll view's content keeps its natural size on both axes: that is what scrolling is for.
-  const scrolls = element.behavior.scroll !== undefined;
+  const scrolls = style.scrolls;
 
   // Spare room along the direction goes to children that grow, by their shares.
   let used = 0;
@@ -217,25 +217,28 @@ function placeChildren(
   }
 }
 
-/** Places overlays (dialogs), centred in a window of the given size. */
+/**
+ * Places overlays in a window of the given size, in order (a popup opened inside a dialog
+ * comes after it): dialogs centred, popups (`anchored`) just below their parent, or above it
+ * when there is no room below, kept inside the window.
+ */
 export function placeOverlays(overlays: Iterable<LayoutNode>, width: number, height: number): void {
   for (const element of overlays) {
     if (!element.mounted || element.parent === null) continue;
     const size = measured(element);
     const w = Math.min(size.naturalWidth, width);
     const h = Math.min(size.naturalHeight, height);
-    // Centred in window coordinates, then made relative to the parent element.
+    // Window coordinates first, then made relative to the parent element.
     const origin = elementOrigin(element.parent);
+    let x = Math.floor((width - w) / 2);
+    let y = Math.floor((height - h) / 2);
+    if (element.layout.style.anchored) {
+      const below = origin.y + element.parent.layout.height;
+      y = below + h <= height || origin.y - h < 0 ? Math.min(below, height - h) : origin.y - h;
+      x = Math.max(0, Math.min(origin.x, width - w));
+    }
     const base = semanticBase(element);
-    place(
-      element,
-      Math.floor((width - w) / 2) - origin.x,
-      Math.floor((height - h) / 2) - origin.y,
-      w,
-      h,
-      base.x,
-      base.y,
-    );
+    place(element, x - origin.x, y - origin.y, w, h, base.x, base.y);
   }
 }
 

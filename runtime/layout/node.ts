@@ -1,6 +1,6 @@
 /**
  * What layout needs of an element, and what it keeps for each: the shape of the tree it lays
- * out (`LayoutNode`, which ui's `Element` implements), the style that says how, and the
+ * out (`LayoutNode`, which ui's `Widget` implements), the style that says how, and the
  * per-element record of its results and caches (`LayoutRecord`: box, natural size, scroll
  * position). Layout knows no widget: it asks a node to measure its own line.
  *
@@ -35,6 +35,10 @@ export interface LayoutStyle {
   grow: number;
   /** Laid out above the window's content, centred, instead of in the parent's flow. */
   overlay: boolean;
+  /** With `overlay`: placed just below its parent (a popup under its opener), not centred. */
+  anchored: boolean;
+  /** Scrolls its content (a scroll view): the content keeps its natural size on both axes. */
+  scrolls: boolean;
 }
 
 /** The style an element starts with: a column, no gap, no padding. */
@@ -45,6 +49,8 @@ export const LAYOUT_DEFAULTS: Readonly<LayoutStyle> = Object.freeze({
   border: false,
   grow: 0,
   overlay: false,
+  anchored: false,
+  scrolls: false,
 });
 
 // A shared starting value: most elements never scroll.
@@ -117,8 +123,8 @@ export interface LayoutNode {
   readonly mounted: boolean;
   /** The app's semantic tree. */
   readonly host: { readonly tree: SemanticTree };
-  /** Whether it scrolls its content (a scroll view), and how. */
-  readonly behavior: { scroll?(dx: number, dy: number): boolean };
+  /** Scrolls its content by a delta in cells (a scroll view, whose style `scrolls`). */
+  scroll?(dx: number, dy: number): boolean;
   /** The size of its own line (a label), without children; null for none. */
   measure(): Size | null;
 }

@@ -231,7 +231,7 @@ function scrollNeeded(start: number, size: number, viewStart: number, viewSize: 
  */
 export function scrollIntoView(element: LayoutNode, relayout: () => void): void {
   for (let view = element.parent; view !== null; view = view.parent) {
-    if (view.behavior.scroll === undefined) continue;
+    if (!view.layout.style.scrolls || view.scroll === undefined) continue;
     const style = view.layout.style;
     const frame = style.padding + (style.border ? 1 : 0);
     const header = view.measure()?.height ?? 0;
@@ -250,7 +250,7 @@ export function scrollIntoView(element: LayoutNode, relayout: () => void): void 
       Math.max(0, view.layout.height - 2 * frame - header),
     );
     if (dx === 0 && dy === 0) continue;
-    view.behavior.scroll(dx, dy);
+    view.scroll(dx, dy);
     relayout();
   }
 }

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { render } from "../testing.ts";
 import type { Signal } from "../reactive/mod.ts";
 import { button, column, component, list, row, scrollView, show, text } from "../ui/mod.ts";
-import type { Element } from "../ui/element.ts";
+import { LabelWidget, type Widget } from "../ui/widget.ts";
 import { layoutEntries, type SemanticTree, type State, type TreeUpdate } from "../semantics/mod.ts";
 import { childrenIn, intersectRects, isEmptyRect, scrollIntoView } from "./visible.ts";
 
-function names(elements: readonly Element[]): string[] {
-  return elements.map((element) => String(element.state.visual ?? element.kind));
+function names(elements: readonly Widget[]): string[] {
+  return elements.map((element) => element instanceof LabelWidget ? element.label : element.kind);
 }
 
 Deno.test("intersectRects() and isEmptyRect()", () => {
@@ -56,7 +56,7 @@ Deno.test("childrenIn() searches a long list, skipping children without size", a
   const shown = found.map((item) => names(item.children)[0]);
   assert.equal(found.length, 3);
   for (const element of found) {
-    assert.ok(element.box.y >= 5000 && element.box.y < 5003, `row at ${element.box.y}`);
+    assert.ok(element.layout.y >= 5000 && element.layout.y < 5003, `row at ${element.layout.y}`);
   }
   assert.ok(shown.every((name) => name !== "never"));
   assert.deepEqual(childrenIn(listElement, { x: 0, y: 1e6, width: 80, height: 3 }), []);
@@ -73,11 +73,11 @@ Deno.test("place() moves a scrolled list as one box: its rows keep theirs", asyn
   const view = app.app.root.children[0]!;
   const listElement = view.children[0]!;
   const row500 = listElement.children[500]!;
-  const boxBefore = row500.box;
-  view.behavior.scroll!(0, 495);
+  const boxBefore = row500.layout.box;
+  view.scroll!(0, 495);
   app.app.frame();
-  assert.equal(listElement.box.y, -495);
-  assert.equal(row500.box, boxBefore, "the row's box was not placed again");
+  assert.equal(listElement.layout.y, -495);
+  assert.equal(row500.layout.box, boxBefore, "the row's box was not placed again");
   const entry = layoutEntries(app.app.tree.root).find((e) => e.id === row500.node!.id)!;
   assert.deepEqual([entry.x, entry.y], [0, 5], "its window position follows the list");
 });
@@ -218,9 +218,9 @@ Deno.test("scrollIntoView() scrolls as little as shows the element", async () =>
   const listElement = view.children[0]!;
   const relayout = () => app.app.frame();
   scrollIntoView(listElement.children[12]!, relayout);
-  assert.equal(view.scroll.y, 8, "row 12 is the last row in view");
+  assert.equal(view.layout.scroll.y, 8, "row 12 is the last row in view");
   scrollIntoView(listElement.children[10]!, relayout);
-  assert.equal(view.scroll.y, 8, "a row in view needs no scroll");
+  assert.equal(view.layout.scroll.y, 8, "a row in view needs no scroll");
   scrollIntoView(listElement.children[2]!, relayout);
-  assert.equal(view.scroll.y, 2, "row 2 is the first row in view");
+  assert.equal(view.layout.scroll.y, 2, "row 2 is the first row in view");
 });

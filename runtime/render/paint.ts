@@ -13,7 +13,7 @@ import type { RenderSource } from "../app/renderer.ts";
 import { elementOrigin } from "../layout/layout.ts";
 import { childrenIn } from "../layout/visible.ts";
 import { intersectRects, isEmptyRect, type Rect } from "../text/rect.ts";
-import type { Element } from "../ui/element.ts";
+import type { Widget } from "../ui/widget.ts";
 import type { PaintArea, Surface } from "../ui/surface.ts";
 
 /** Paints the frame of `source` onto `surface` (which should be blank) within `area`. */
@@ -30,8 +30,8 @@ export function paintElements(surface: Surface, source: RenderSource, area: Rect
 
 function paintElement(
   surface: Surface,
-  focused: Element | null,
-  element: Element,
+  focused: Widget | null,
+  element: Widget,
   originX: number,
   originY: number,
   clip: Rect,
@@ -53,8 +53,7 @@ function paintElement(
     hovered: element.node?.has("hovered") ?? false,
     disabled,
   };
-  const widget = element.widget;
-  widget.paint(element, area);
+  element.paint(area);
   const inside = {
     x: visible.x - bounds.x,
     y: visible.y - bounds.y,
@@ -64,5 +63,5 @@ function paintElement(
   for (const child of childrenIn(element, inside)) {
     paintElement(surface, focused, child, bounds.x, bounds.y, visible, disabled);
   }
-  widget.paintOver(element, area);
+  element.paintOver(area);
 }

@@ -14,7 +14,8 @@ import {
   Signal,
   type SignalOptions,
 } from "../reactive/mod.ts";
-import type { Element, Host } from "./element.ts";
+import type { Host } from "./host.ts";
+import type { Widget } from "./widget.ts";
 import type { Rt } from "./rt.ts";
 import { type AppTool, type ToolOptions, typedTool } from "./tools.ts";
 import { type MountContext, View } from "./view.ts";
@@ -201,7 +202,7 @@ export class Component extends View {
   }
 
   /** Runs the setup in a new scope and mounts the view it returns. */
-  mount(context: MountContext): Element {
+  mount(context: MountContext): Widget {
     const owner = new OwnerClass(context.host.runtime, context.owner);
     const cx = new Cx(owner, context.host);
     return runWithOwner(owner, () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { render } from "../testing.ts";
 import { bind, column, component, type Cx, row, show, text, textField, View } from "./mod.ts";
-import { button } from "./widgets.ts";
+import { button } from "./widgets/mod.ts";
 import { nodeOf } from "./_test_tree.ts";
 
 Deno.test("component() nesting", async (t) => {

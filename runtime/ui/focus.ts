@@ -5,18 +5,18 @@
  * @module
  */
 
-import type { Element } from "./element.ts";
+import type { Widget } from "./widget.ts";
 
 /**
  * True when the element's widget takes focus (a button, a field, a list row), whether or not
  * it is disabled just now; hover and hit testing use this.
  */
-export function takesFocus(element: Element): boolean {
-  return element.behavior.focusable === true;
+export function takesFocus(element: Widget): boolean {
+  return element.focusable === true;
 }
 
 /** True when the element can take focus now: its widget takes focus and it is enabled. */
-export function canFocus(element: Element): boolean {
+export function canFocus(element: Widget): boolean {
   return takesFocus(element) && !element.effectivelyDisabled;
 }
 
@@ -26,7 +26,7 @@ export function canFocus(element: Element): boolean {
  * scope's own ancestors are not asked: a dialog is walked from itself).
  * `visit` gets each in turn and stops the walk by returning true.
  */
-export function walkFocusable(scope: Element, visit: (element: Element) => boolean | void): void {
+export function walkFocusable(scope: Widget, visit: (element: Widget) => boolean | void): void {
   const stack = [scope];
   while (stack.length > 0) {
     const element = stack.pop()!;
@@ -39,8 +39,8 @@ export function walkFocusable(scope: Element, visit: (element: Element) => boole
 }
 
 /** The first element under `scope` that can take focus, or null. */
-export function firstFocusable(scope: Element): Element | null {
-  let found: Element | null = null;
+export function firstFocusable(scope: Widget): Widget | null {
+  let found: Widget | null = null;
   walkFocusable(scope, (element) => {
     found = element;
     return true;
@@ -54,11 +54,11 @@ export function firstFocusable(scope: Element): Element | null {
  * Null when nothing in the scope can take focus.
  */
 export function nextFocus(
-  scope: Element,
-  current: Element | null,
+  scope: Widget,
+  current: Widget | null,
   direction: 1 | -1,
-): Element | null {
-  const order: Element[] = [];
+): Widget | null {
+  const order: Widget[] = [];
   walkFocusable(scope, (element) => void order.push(element));
   if (order.length === 0) return null;
   const index = current === null ? -1 : order.indexOf(current);
@@ -67,7 +67,7 @@ export function nextFocus(
 }
 
 /** The nearest ancestor of `element` (not itself) that can take focus, or null. */
-export function focusableAncestor(element: Element): Element | null {
+export function focusableAncestor(element: Widget): Widget | null {
   for (let current = element.parent; current !== null; current = current.parent) {
     if (canFocus(current)) return current;
   }

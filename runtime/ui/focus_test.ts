@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { App } from "../app/app.ts";
 import { HeadlessRenderer } from "../render/headless.ts";
-import type { Element } from "./element.ts";
+import type { Widget } from "./widget.ts";
 import { canFocus, firstFocusable, focusableAncestor, nextFocus, takesFocus } from "./focus.ts";
 import { button, column, component, list, row, text, textField } from "./mod.ts";
 
@@ -21,8 +21,8 @@ function mount(): App {
 }
 
 /** The element whose node is named `name` (and has `role`, when given). */
-function named(app: App, name: string, role?: string): Element {
-  const stack: Element[] = [app.root];
+function named(app: App, name: string, role?: string): Widget {
+  const stack: Widget[] = [app.root];
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (element.node?.name === name && (role === undefined || element.node.role === role)) {

@@ -6,9 +6,9 @@
  */
 
 import { disposeOwner, Owner, runWithOwner } from "../reactive/mod.ts";
-import type { Element } from "./element.ts";
 import { follow, type MountContext, type Prop, View } from "./view.ts";
-import { createElement } from "./widget_view.ts";
+import { BoxWidget, type Widget } from "./widget.ts";
+import { mountWidget } from "./widget_view.ts";
 
 /** A view mounted only while a condition holds. */
 export class ShowView extends View {
@@ -23,9 +23,9 @@ export class ShowView extends View {
   }
 
   /** Makes an invisible holder and mounts the view into it while the condition holds. */
-  mount(context: MountContext): Element {
-    const holder = createElement(context, "show", null);
-    let mounted: { owner: Owner; element: Element } | null = null;
+  mount(context: MountContext): Widget {
+    const holder = mountWidget(context, new BoxWidget("show"), null);
+    let mounted: { owner: Owner; element: Widget } | null = null;
     follow(context, this.#when, (when) => {
       if (Boolean(when) === (mounted !== null)) return;
       if (mounted !== null) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Signal } from "../reactive/mod.ts";
 import { render } from "../testing.ts";
 import { AppTool, bind, column, component, dialog, show, text, View } from "./mod.ts";
-import { button } from "./widgets.ts";
+import { button } from "./widgets/mod.ts";
 
 /** An app whose "Toggle" button shows and hides a component that registers a tool. */
 async function renderToggle(initiallyOpen = false) {

@@ -5,7 +5,7 @@ import type { Signal } from "../reactive/mod.ts";
 import { render } from "../testing.ts";
 import { AppTool, bind, column, component, show, text, ToolRegistry } from "./mod.ts";
 import { argumentsChecker, checkArguments, type ToolOptions, typedTool } from "./tools.ts";
-import { button } from "./widgets.ts";
+import { button } from "./widgets/mod.ts";
 
 const EMPTY = `{"type":"object","properties":{}}`;
 

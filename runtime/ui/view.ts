@@ -16,7 +16,8 @@ import {
   type SignalNode,
   signalsRead,
 } from "../reactive/mod.ts";
-import type { Element, Host } from "./element.ts";
+import type { Host } from "./host.ts";
+import type { Widget } from "./widget.ts";
 import type { Rt } from "./rt.ts";
 
 /** Where a view is being mounted: the app, and the scope that will own what it creates. */
@@ -34,8 +35,8 @@ export interface MountContext {
 
 /** Something that can be mounted into an app: a widget, a container or a component. */
 export abstract class View {
-  /** Creates the element (and its subtree) for this view. */
-  abstract mount(context: MountContext): Element;
+  /** Creates the widget (and its subtree) for this view. */
+  abstract mount(context: MountContext): Widget;
 }
 
 /** A reactive value made with `bind()`: a property follows it. */

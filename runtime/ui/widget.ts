@@ -1,10 +1,12 @@
 /**
- * A widget: the one object that says how an element measures, paints and behaves. Each
- * mounted element holds one. The built-in widgets and `widget()` are subclasses; layout asks
- * `measure()`, a renderer calls `paint()` with a surface, and input calls the action methods
- * (`activate`, `key`, ...). The widget keeps its own typed state (a text field's editing, a
- * slider's value); its semantic node's name, value and states are set by it or by the view
- * that made it.
+ * Widgets: the mounted side of every view, one object each, as a Textual widget is its DOM
+ * node. A widget holds its place in the tree (parent, children), layout's record of it, its
+ * semantic node (when it has a role), the app it is mounted in, its reactive scope and its
+ * flags; and it says how it measures, paints and takes input. Layout asks `measure()`, a
+ * renderer calls `paint()` with a surface, and input calls the action methods (`activate`,
+ * `key`, ...). The built-in widgets (one file each under `widgets/`) and `widget()` are
+ * subclasses; a widget without a role (a row, a column) is transparent to agents: its
+ * children's nodes hang from the nearest ancestor that has one.
  *
  * @module
  */
@@ -12,51 +14,91 @@
 import { cellWidth } from "../text/cell_width.ts";
 import type { Keybind } from "../text/keybind.ts";
 import type { TextEditState } from "../text/text_edit.ts";
+import { LayoutRecord, type LayoutStyle, type Size } from "../layout/node.ts";
+import type { Owner } from "../reactive/mod.ts";
 import type { SemanticNode } from "../semantics/mod.ts";
-import type { Behavior, Element, Host, Size } from "./element.ts";
+import type { Host } from "./host.ts";
 import type { Rt } from "./rt.ts";
 import type { PaintArea } from "./surface.ts";
 
-/** How an element measures, paints and behaves. */
-export abstract class Widget implements Behavior {
-  /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
-  abstract readonly kind: string;
-  /** The app its element is mounted in; the element sets it when it is made. */
+export type { Host, LayoutStyle, Size };
+
+/** The children of every widget that has none: most are leaves, so they share one array. */
+const NO_CHILDREN: readonly Widget[] = Object.freeze([]);
+
+/** Children arrays up to this long are kept at their exact length as children are appended. */
+const EXACT_UP_TO = 16;
+
+/** One mounted widget: its place in the tree, its node, and how it measures, paints and acts. */
+export class Widget {
+  /**
+   * The app it is mounted in; set when it is mounted (`mountWidget()`), before any of its
+   * methods run.
+   */
   host!: Host;
-  /** Its element's semantic node, when the element has a role; the element sets it. */
+  /**
+   * The reactive scope its bindings live in. The reactive graph is no part of the package's
+   * API, so its docs leave this out.
+   *
+   * @ignore
+   */
+  owner!: Owner;
+  /** Its semantic node, when it has a role; set when it is mounted. */
   node: SemanticNode | null = null;
-  /** True when its element itself is disabled (`element.disabled` reads and writes it). */
+  /** The parent widget; null for the window and for one not appended yet or detached. */
+  parent: Widget | null = null;
+  /** True when the widget itself is disabled; see `effectivelyDisabled` for ancestors. */
   disabled = false;
-  /** False once its element is removed from the app. */
+  /** False once removed from the app. */
   mounted = true;
+  /**
+   * Layout's results and caches for it (style, box, natural size, scroll position). Layout's
+   * records are no part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
+  readonly layout: LayoutRecord = new LayoutRecord();
+  /** Its children once it has any; null for a leaf. */
+  #children: Widget[] | null = null;
+
+  /** The widget kind, for inspection and debugging: `button`, `row`, `list_item`, ... */
+  get kind(): string {
+    return "widget";
+  }
 
   /** Whether Tab and clicks can focus it; false unless a widget says so. */
   get focusable(): boolean {
     return false;
   }
 
-  /** Called once with the element that holds it, when the element is made. */
-  attach(_element: Element): void {}
-
   /** The size of its own content (its label line), without children; null for none. */
-  measure(_element: Element): Size | null {
+  measure(): Size | null {
     return null;
   }
 
-  /** Paints its own content; children are painted after it, above it. */
-  paint(_element: Element, _area: PaintArea): void {}
+  /**
+   * Paints its own content; children are painted after it, above it. The surface is the
+   * renderers' own, so the package's docs leave this out.
+   *
+   * @ignore
+   */
+  paint(_area: PaintArea): void {}
 
-  /** Paints what goes above its children (a scroll bar). */
-  paintOver(_element: Element, _area: PaintArea): void {}
+  /**
+   * Paints what goes above its children (a scroll bar).
+   *
+   * @ignore
+   */
+  paintOver(_area: PaintArea): void {}
 
-  /** The text field's editing state, for a widget that edits text; else null. */
+  /**
+   * The text it edits (a text field's), for a widget that edits text; else null. The editing
+   * state is the runtime's own, so the package's docs leave this out.
+   *
+   * @ignore
+   */
   get textEdit(): TextEditState | null {
     return null;
-  }
-
-  /** Its state as plain data, for inspection and debugging. */
-  inspect(): Record<string, unknown> {
-    return {};
   }
 
   /** A click, or Enter or Space while it has focus. */
@@ -69,30 +111,116 @@ export abstract class Widget implements Behavior {
   insertText?(text: string, rt: Rt): void;
   /** Scrolls by a delta in cells; returns true when the position moved or could move. */
   scroll?(dx: number, dy: number): boolean;
-  /** Moves to a point in window cells (sliders). */
+  /** Moves to a point in the widget's own cells (sliders). */
   dragTo?(x: number, y: number, rt: Rt): void;
-  /** Called when the element gains or loses focus. */
+  /** Called when the widget gains or loses focus. */
   focusChanged?(focused: boolean): void;
+  /**
+   * Picks the option (a select's option, a radio button, a tab, a list row) named exactly
+   * `option`, as the `select` action asks; false when it has none of that name.
+   */
+  choose?(option: string, rt: Rt): boolean;
+  /** The names of the options `choose()` takes, for a refusal to list. */
+  optionNames?(): readonly string[];
+
+  /**
+   * How it lays out its children: the shared defaults (a column, no gap) until `setStyle()`
+   * gives it a style of its own.
+   */
+  get style(): Readonly<LayoutStyle> {
+    return this.layout.style;
+  }
+
+  /** Changes how it lays out its children: the widget gets a style of its own. */
+  setStyle(changes: Readonly<Partial<LayoutStyle>>): void {
+    this.layout.style = { ...this.layout.style, ...changes };
+  }
+
+  /** The child widgets, in layout and reading order. */
+  get children(): readonly Widget[] {
+    return this.#children ?? NO_CHILDREN;
+  }
+
+  /**
+   * True for a secure field: agents never read its value nor type into it. Its node's
+   * `secure` state is the one record of it.
+   */
+  get secure(): boolean {
+    return this.node?.has("secure") ?? false;
+  }
+
+  /** True when the widget or an ancestor is disabled. */
+  get effectivelyDisabled(): boolean {
+    if (this.disabled) return true;
+    for (let widget = this.parent; widget !== null; widget = widget.parent) {
+      if (widget.disabled) return true;
+    }
+    return false;
+  }
+
+  /** Appends a child widget and tells the host. */
+  append(child: Widget): void {
+    child.parent = this;
+    const children = this.#children;
+    // A short array is copied to its exact length: `push` would leave room for 16 more on each
+    // widget with a few children, most of them. A long one grows by `push`, whose spare room
+    // is then a small share of it.
+    if (children === null) this.#children = [child];
+    else if (children.length < EXACT_UP_TO) this.#children = children.concat(child);
+    else children.push(child);
+    if (this.effectivelyDisabled) showDisabled(child); // it joins a disabled container
+    this.host.markStructureDirty(this);
+    this.host.markLayoutDirty(this);
+  }
+
+  /** Replaces the children (a list reordering them, say) and tells the host. */
+  setChildren(children: Widget[]): void {
+    const disabled = this.effectivelyDisabled;
+    for (const child of children) {
+      const joining = child.parent !== this;
+      child.parent = this;
+      if (joining && disabled) showDisabled(child);
+    }
+    this.#children = children.length === 0 ? null : children;
+    this.host.markStructureDirty(this);
+    this.host.markLayoutDirty(this);
+  }
+
+  /**
+   * Removes a child and its subtree from the app: their semantic nodes leave the tree for
+   * good. The caller disposes the reactive scope that owned them.
+   */
+  removeChild(child: Widget): void {
+    const index = this.children.indexOf(child);
+    if (index >= 0) this.#children!.splice(index, 1);
+    detach(child);
+    this.host.markStructureDirty(this);
+    this.host.markLayoutDirty(this);
+  }
+
+  /** The nearest ancestor-or-self that has a semantic node. */
+  get semanticElement(): Widget | null {
+    if (this.node !== null) return this;
+    for (let widget = this.parent; widget !== null; widget = widget.parent) {
+      if (widget.node !== null) return widget;
+    }
+    return null;
+  }
 }
 
 /** A widget that lays out children and draws nothing itself (a row, the window, `show()`). */
 export class BoxWidget extends Widget {
-  /** The kind it reports. */
-  readonly kind: string;
+  readonly #kind: string;
 
-  /** A box widget reporting `kind`. */
+  /** A box reporting `kind`: `row`, `column`, `window`, `show`, ... */
   constructor(kind: string) {
     super();
-    this.kind = kind;
+    this.#kind = kind;
   }
-}
 
-/**
- * A box widget of `kind` for one element: each element's widget holds that element's node and
- * flags, so box widgets are not shared.
- */
-export function boxWidget(kind: string): BoxWidget {
-  return new BoxWidget(kind);
+  override get kind(): string {
+    return this.#kind;
+  }
 }
 
 /**
@@ -103,12 +231,6 @@ export function boxWidget(kind: string): BoxWidget {
 export abstract class LabelWidget extends Widget {
   /** The label it shows; a change is laid out at the next frame. */
   label = "";
-  /** The element that holds it. */
-  element!: Element;
-
-  override attach(element: Element): void {
-    this.element = element;
-  }
 
   /** The whole line it paints: the label with its decoration (`[ label ]` for a button). */
   face(): string {
@@ -119,14 +241,40 @@ export abstract class LabelWidget extends Widget {
     return { width: cellWidth(this.face()), height: 1 };
   }
 
-  /** Shows `label`; lays the element out again when it changed. */
+  /** Shows `label`; lays the widget out again when it changed. */
   setLabel(label: string): void {
     if (this.label === label) return;
     this.label = label;
-    this.element.host.markLayoutDirty(this.element);
+    this.host.markLayoutDirty(this);
   }
+}
 
-  override inspect(): Record<string, unknown> {
-    return { visual: this.label };
+/**
+ * Writes the `disabled` state of every node under `widget` (itself included) from whether
+ * it or an ancestor is disabled, so that a disabled row's buttons show as disabled, as they
+ * act.
+ */
+export function showDisabled(widget: Widget): void {
+  const stack = [widget];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.node !== null) {
+      current.host.tree.setState(current.node, "disabled", current.effectivelyDisabled);
+    }
+    stack.push(...current.children);
   }
+}
+
+/** Takes a widget out of the app: marks its subtree unmounted and removes its nodes. */
+export function detach(widget: Widget): void {
+  widget.host.elementRemoved(widget);
+  const stack = [widget];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    current.mounted = false;
+    // Removing a node takes its whole semantic subtree; nested nodes are then already gone.
+    if (current.node !== null) current.host.tree.remove(current.node);
+    stack.push(...current.children);
+  }
+  widget.parent = null;
 }

@@ -6,12 +6,11 @@
  */
 
 import type { Role, SemanticNode } from "../semantics/mod.ts";
-import { Element, type LayoutStyle, showDisabled } from "./element.ts";
 import { follow, type MountContext, type Prop, View } from "./view.ts";
-import type { LabelWidget, Widget } from "./widget.ts";
+import { type LabelWidget, type LayoutStyle, showDisabled, type Widget } from "./widget.ts";
 
 /**
- * Where `createElement()` takes nodes from while `withNodeSource()` runs: a list row that
+ * Where `mountWidget()` takes nodes from while `withNodeSource()` runs: a list row that
  * renders again offers its old nodes, so what keeps its place keeps its id.
  */
 let nodeSource: ((role: Role) => SemanticNode | undefined) | null = null;
@@ -34,24 +33,25 @@ export function withNodeSource<T>(
 }
 
 /**
- * Makes an element held by `widget` (a kind string makes a box that only lays out its
- * children), with a semantic node when `role` is given.
+ * Mounts `widget` in `context`: it joins the app and the context's scope, with a semantic
+ * node when `role` is given, and actions by node id can find it. Returns the widget.
  */
-export function createElement(
+export function mountWidget<W extends Widget>(
   context: MountContext,
-  widget: Widget | string,
+  widget: W,
   role: Role | null,
-): Element {
-  const node = role === null ? null : nodeSource?.(role) ?? context.host.tree.createNode(role);
-  const element = new Element(widget, context.host, context.owner, node);
-  context.host.registerElement(element);
-  return element;
+): W {
+  widget.host = context.host;
+  widget.owner = context.owner;
+  if (role !== null) widget.node = nodeSource?.(role) ?? context.host.tree.createNode(role);
+  context.host.registerElement(widget);
+  return widget;
 }
 
-/** Mounts views as an element's children. Strings become text. */
+/** Mounts views as a widget's children. */
 export function mountChildren(
   context: MountContext,
-  element: Element,
+  element: Widget,
   children: readonly View[],
 ): void {
   for (const child of children) {
@@ -135,33 +135,28 @@ export abstract class WidgetView extends View {
   }
 
   /**
-   * Shows `own` as the label of the element's widget and, unless `.label()` gave another, as
-   * its name: one follower for both, so a binding runs once per change. Widgets are no part
-   * of the package's API, so its docs leave this out.
+   * Shows `own` as the widget's label and, unless `.label()` gave another, as its name: one
+   * follower for both, so a binding runs once per change. Label widgets are the runtime's
+   * own, so the package's docs leave this out.
    *
    * @ignore
    */
-  protected followLabel(
-    context: MountContext,
-    element: Element,
-    widget: LabelWidget,
-    own: Prop<string>,
-  ): void {
-    const node = element.node;
+  protected followLabel(context: MountContext, widget: LabelWidget, own: Prop<string>): void {
+    const node = widget.node;
     const override = this.#label;
     follow(context, own, (value) => {
       const text = String(value);
       widget.setLabel(text);
       if (override === undefined && node !== null) context.host.tree.setName(node, text);
     }, "a label binding");
-    if (override !== undefined) followName(context, element, override);
+    if (override !== undefined) followName(context, widget, override);
   }
 
-  /** Builds the element; modifiers are applied after. */
-  protected abstract build(context: MountContext): Element;
+  /** Builds the widget; modifiers are applied after. */
+  protected abstract build(context: MountContext): Widget;
 
   /** Mounts the widget and applies the shared modifiers. */
-  mount(context: MountContext): Element {
+  mount(context: MountContext): Widget {
     const element = this.build(context);
     if (this.#style !== null) element.setStyle(this.#style);
     const { node } = element;
@@ -186,10 +181,10 @@ function checkCells(value: number, what: string): number {
   return value;
 }
 
-/** Follows a name property onto an element's node. */
+/** Follows a name property onto a widget's node. */
 export function followName(
   context: MountContext,
-  element: Element,
+  element: Widget,
   name: Prop<string> | undefined,
 ): void {
   const node = element.node;

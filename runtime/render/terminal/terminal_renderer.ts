@@ -33,7 +33,7 @@ import {
   wheelAt,
 } from "../../input/person.ts";
 import { cellWidth, splitGraphemes, truncateToWidth } from "../../text/cell_width.ts";
-import type { Element } from "../../ui/element.ts";
+import type { Widget } from "../../ui/widget.ts";
 import { type InputEvent, InputParser, type MouseEvent } from "./input_parser.ts";
 import { BEGIN_FRAME, END_FRAME, enterModes, LEAVE_MODES } from "./modes.ts";
 import { makeTheme, paintFrame, type Theme } from "./paint.ts";
@@ -97,7 +97,7 @@ export class TerminalRenderer implements Renderer {
   #suspended = false;
   #stops: (() => void)[] = [];
   #escapeTimer: ReturnType<typeof setTimeout> | undefined;
-  #dragging: Element | null = null;
+  #dragging: Widget | null = null;
   #lastPress: { x: number; y: number; at: number } | null = null;
   /** The exit message, kept when the terminal is given back. */
   #farewell: string[] = [];
@@ -183,7 +183,7 @@ export class TerminalRenderer implements Renderer {
     const appArea = { x: 0, y: 0, width: this.#columns, height: this.size().height };
     paintFrame(screen, source, this.#theme, appArea);
     if (this.#rows > 1) {
-      this.#paintStatus(screen, source.focused?.behavior.insertText !== undefined);
+      this.#paintStatus(screen, source.focused?.insertText !== undefined);
     }
     const changes = diffScreens(this.#front, screen);
     this.#back = this.#front ?? new Screen(this.#columns, this.#rows);

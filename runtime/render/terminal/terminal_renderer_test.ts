@@ -321,7 +321,7 @@ Deno.test("TerminalRenderer: a resize lays the app out again and redraws it", as
     terminal.resize(50, 20);
     app.frame();
     assert.deepEqual(running.renderer.size(), { width: 50, height: 19 });
-    assert.equal(app.root.box.height, 19);
+    assert.equal(app.root.layout.height, 19);
     const lines = await terminal.lines();
     assert.ok(lines[18]!.includes("Row 17"), lines.join("\n"));
     assert.ok(lines[19]!.trim() === "" || lines[19]!.startsWith(" "), "the status line is last");

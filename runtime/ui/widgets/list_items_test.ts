@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { setLogSink } from "../app/log.ts";
-import { render, type TestApp } from "../testing.ts";
-import type { Signal } from "../reactive/mod.ts";
-import { AppTool, bind, column, component, list, row, scrollView, text } from "./mod.ts";
-import { button, textField } from "./widgets.ts";
-import { rowsOf } from "./_test_tree.ts";
+import { setLogSink } from "../../app/log.ts";
+import { render, type TestApp } from "../../testing.ts";
+import type { Signal } from "../../reactive/mod.ts";
+import { AppTool, bind, column, component, list, row, scrollView, text } from "../mod.ts";
+import { button, textField } from "./mod.ts";
+import { rowsOf } from "../_test_tree.ts";
 
 /** A note as the tests keep it: replaced by a new object when it changes. */
 interface Note {

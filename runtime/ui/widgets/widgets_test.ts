@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { Signal } from "../reactive/mod.ts";
-import { render } from "../testing.ts";
+import type { Signal } from "../../reactive/mod.ts";
+import { render } from "../../testing.ts";
 import {
   bind,
   button,
@@ -19,10 +19,10 @@ import {
   text,
   textField,
   widget,
-} from "./mod.ts";
-import type { MenuItemView } from "./containers.ts";
-import type { Role } from "../semantics/mod.ts";
-import { nodeOf } from "./_test_tree.ts";
+} from "../mod.ts";
+import type { MenuItemView } from "./mod.ts";
+import type { Role } from "../../semantics/mod.ts";
+import { nodeOf } from "../_test_tree.ts";
 
 Deno.test("widget modifiers", async (t) => {
   await t.step(".label() names the node without changing what it shows", async () => {

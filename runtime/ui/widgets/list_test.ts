@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { setLogSink } from "../app/log.ts";
-import { render, type TestApp } from "../testing.ts";
-import type { Signal } from "../reactive/mod.ts";
-import { AppTool, bind, column, component, list, row, text } from "./mod.ts";
-import { button } from "./widgets.ts";
-import { rowsOf } from "./_test_tree.ts";
+import { setLogSink } from "../../app/log.ts";
+import { render, type TestApp } from "../../testing.ts";
+import type { Signal } from "../../reactive/mod.ts";
+import { AppTool, bind, column, component, list, row, text } from "../mod.ts";
+import { button } from "./mod.ts";
+import { rowsOf } from "../_test_tree.ts";
 
 /** Renders a list of strings (key: the string) whose rows are a text and a button. */
 async function renderList(initial: string[], key?: (item: string) => unknown) {

@@ -8,17 +8,16 @@
  * @module
  */
 
-import { disposeOwner, Owner, runWithOwner, untracked } from "../reactive/mod.ts";
-import type { Memo, Signal } from "../reactive/mod.ts";
-import { type Role, type SemanticNode, type SemanticTree, STATES } from "../semantics/mod.ts";
-import type { Element } from "./element.ts";
-import { canFocus } from "./focus.ts";
-import type { Rt } from "./rt.ts";
-import { follow, type MountContext, type Prop, View } from "./view.ts";
-import type { Keybind } from "../text/keybind.ts";
-import type { PaintArea } from "./surface.ts";
-import { Widget } from "./widget.ts";
-import { createElement, followName, WidgetView, withNodeSource } from "./widget_view.ts";
+import { disposeOwner, Owner, runWithOwner, untracked } from "../../reactive/mod.ts";
+import type { Memo, Signal } from "../../reactive/mod.ts";
+import { type Role, type SemanticNode, type SemanticTree, STATES } from "../../semantics/mod.ts";
+import type { Keybind } from "../../text/keybind.ts";
+import { canFocus } from "../focus.ts";
+import type { Rt } from "../rt.ts";
+import type { PaintArea } from "../surface.ts";
+import { follow, type MountContext, type Prop, View } from "../view.ts";
+import { BoxWidget, Widget } from "../widget.ts";
+import { followName, mountWidget, WidgetView, withNodeSource } from "../widget_view.ts";
 
 /** What a list's rows ask of their list. */
 interface RowActions<T> {
@@ -32,8 +31,8 @@ interface RowActions<T> {
 
 /**
  * One row of a list: selected by a click, moved from by the arrows, shaded when selected.
- * The widget is the list's record of the row too (its item, scope and element; the list's
- * map holds its key), so a row makes no object for it.
+ * The widget is the list's record of the row too (its item and the scope of its render; the
+ * list's map holds its key), so a row makes no object for it.
  */
 class ListRowWidget<T> extends Widget {
   /** The list it belongs to. */
@@ -41,9 +40,7 @@ class ListRowWidget<T> extends Widget {
   /** The item the row shows: the one it was last rendered from. */
   item: T;
   /** Owns what the last render made (its followers, cleanups, tools, the label); set once rendered. */
-  owner!: Owner;
-  /** The row's element; set when the element is made. */
-  element!: Element;
+  rendered!: Owner;
 
   constructor(rows: RowActions<T>, item: T) {
     super();
@@ -51,12 +48,8 @@ class ListRowWidget<T> extends Widget {
     this.item = item;
   }
 
-  get kind(): string {
+  override get kind(): string {
     return "list_item";
-  }
-
-  override attach(element: Element): void {
-    this.element = element;
   }
 
   /** Its row, when `rows` is its list. */
@@ -83,9 +76,9 @@ class ListRowWidget<T> extends Widget {
     return offset !== 0 && this.rows.move(this, offset, rt);
   }
 
-  override paint(element: Element, area: PaintArea): void {
+  override paint(area: PaintArea): void {
     if (area.focused) area.surface.fill(area.bounds, "focusedRow", area.clip);
-    else if (element.node?.has("selected")) {
+    else if (this.node?.has("selected")) {
       area.surface.fill(area.bounds, "selectedRow", area.clip);
     }
   }
@@ -163,26 +156,26 @@ export class ListView<T> extends WidgetView {
     return this;
   }
 
-  /** Makes the element and keeps its rows in step with the items. */
-  protected build(context: MountContext): Element {
+  /** Makes the widget and keeps its rows in step with the items. */
+  protected build(context: MountContext): Widget {
     const { host } = context;
-    const element = createElement(context, "list", "list");
+    const element = mountWidget(context, new BoxWidget("list"), "list");
     followName(context, element, this.nameProp(undefined));
     let rows = new Map<unknown, Row<T>>();
     let selected: Row<T> | null = null;
 
     const select = (row: Row<T>, rt: Rt) => {
       if (selected === row) return;
-      if (selected !== null && selected.element.mounted) {
-        host.tree.setState(selected.element.node!, "selected", false);
+      if (selected !== null && selected.mounted) {
+        host.tree.setState(selected.node!, "selected", false);
       }
       selected = row;
-      host.tree.setState(row.element.node!, "selected", true);
+      host.tree.setState(row.node!, "selected", true);
       this.#onSelect?.(row.item, rt);
     };
     const neighbour = (row: Row<T>, offset: number): Row<T> | undefined => {
-      const index = element.children.indexOf(row.element) + offset;
-      const widget = element.children[index]?.widget;
+      const index = element.children.indexOf(row) + offset;
+      const widget = element.children[index];
       return widget instanceof ListRowWidget ? widget.rowOf(rowActions) : undefined;
     };
     const rowActions: RowActions<T> = {
@@ -196,13 +189,13 @@ export class ListView<T> extends WidgetView {
         const next = neighbour(row, offset);
         if (next === undefined) return false;
         select(next, rt);
-        host.focus(next.element);
+        host.focus(next);
         return true;
       },
     };
 
     // Renders `item` into the row element, in a scope of its own that is returned.
-    const renderInto = (rowElement: Element, item: T, index: number): Owner => {
+    const renderInto = (rowElement: Widget, item: T, index: number): Owner => {
       const owner = new Owner(host.runtime, context.owner);
       try {
         runWithOwner(owner, () => {
@@ -223,8 +216,8 @@ export class ListView<T> extends WidgetView {
     };
 
     const mountRow = (item: T, index: number): Row<T> => {
-      const row = new ListRowWidget(rowActions, item);
-      row.owner = renderInto(createElement(context, row, "list_item"), item, index);
+      const row = mountWidget(context, new ListRowWidget(rowActions, item), "list_item");
+      row.rendered = renderInto(row, item, index);
       return row;
     };
 
@@ -232,10 +225,10 @@ export class ListView<T> extends WidgetView {
     // (selection, focus on the row); its old nodes are offered to the new render by role, in
     // the order they were made, so a row whose shape did not change keeps every node id.
     const renderAgain = (row: Row<T>, item: T, index: number) => {
-      const old = [...row.element.children];
+      const old = [...row.children];
       const focused = host.focused;
       const focusInside = focused !== null && old.some((element) => contains(element, focused));
-      const typed = focusInside ? focused.widget.textEdit?.value : undefined;
+      const typed = focusInside ? focused.textEdit?.value : undefined;
       const typedSecure = focused?.secure; // before its node goes to the new render
       const pool = nodesOf(old);
       const reused = new Set<SemanticNode>();
@@ -251,30 +244,30 @@ export class ListView<T> extends WidgetView {
         }
         return undefined;
       };
-      disposeOwner(row.owner); // its tools and cleanups go before the new render makes its own
+      disposeOwner(row.rendered); // its tools and cleanups go before the new render makes its own
       for (const element of old) host.elementRemoved(element); // focus falls back to the row
-      row.element.setChildren([]);
+      row.setChildren([]);
       try {
-        row.owner = withNodeSource(take, () => renderInto(row.element, item, index));
+        row.rendered = withNodeSource(take, () => renderInto(row, item, index));
       } finally {
         for (const element of old) retire(element);
         for (const node of pool) if (!reused.has(node)) host.tree.remove(node);
       }
       if (!focusInside) return;
       // Focus goes back to the element that took the focused node, if the new render has one.
-      const heir = findElement(row.element, (element) => element.node === focused.node);
+      const heir = findElement(row, (element) => element.node === focused.node);
       if (heir === undefined) return;
       if (canFocus(heir)) host.focus(heir);
       // What the user typed into a focused field stays (even when the new render disables the
       // field), written through the field as typing; never from a secure field into one that
       // is not (that would show a password).
-      const edit = heir.widget.textEdit;
+      const edit = heir.textEdit;
       if (
         typed !== undefined && edit !== null && edit.value !== typed &&
         heir.secure === typedSecure
       ) {
         edit.selectAll();
-        heir.behavior.insertText?.(typed, host.rt);
+        heir.insertText?.(typed, host.rt);
       }
     };
 
@@ -284,7 +277,7 @@ export class ListView<T> extends WidgetView {
       }
       untracked(() => {
         const next = new Map<unknown, Row<T>>();
-        const order: Element[] = [];
+        const order: Widget[] = [];
         const seen = new Map<unknown, number>();
         items.forEach((item: T, index: number) => {
           let key = this.#key(item, index);
@@ -298,12 +291,12 @@ export class ListView<T> extends WidgetView {
             renderAgain(row, item, index);
           }
           next.set(key, row);
-          order.push(row.element);
+          order.push(row);
         });
         for (const [key, row] of rows) {
           if (next.has(key)) continue;
-          element.removeChild(row.element);
-          disposeOwner(row.owner);
+          element.removeChild(row);
+          disposeOwner(row.rendered);
           if (selected === row) selected = null;
         }
         rows = next;
@@ -378,15 +371,15 @@ export function list<T>(
 }
 
 /** True when `element` is `ancestor` or inside it. */
-function contains(ancestor: Element, element: Element): boolean {
-  for (let current: Element | null = element; current !== null; current = current.parent) {
+function contains(ancestor: Widget, element: Widget): boolean {
+  for (let current: Widget | null = element; current !== null; current = current.parent) {
     if (current === ancestor) return true;
   }
   return false;
 }
 
 /** The first element under `root` (depth first) that `test` accepts. */
-function findElement(root: Element, test: (element: Element) => boolean): Element | undefined {
+function findElement(root: Widget, test: (element: Widget) => boolean): Widget | undefined {
   const stack = [...root.children].reverse();
   while (stack.length > 0) {
     const element = stack.pop()!;
@@ -399,7 +392,7 @@ function findElement(root: Element, test: (element: Element) => boolean): Elemen
 }
 
 /** The nodes of the elements' subtrees, parents before children: the order they were made. */
-function nodesOf(elements: readonly Element[]): SemanticNode[] {
+function nodesOf(elements: readonly Widget[]): SemanticNode[] {
   const nodes: SemanticNode[] = [];
   const stack = [...elements].reverse();
   while (stack.length > 0) {
@@ -423,7 +416,7 @@ function clearNode(tree: SemanticTree, node: SemanticNode): void {
 }
 
 /** Marks an element subtree as gone from the app, leaving its nodes to the caller. */
-function retire(element: Element): void {
+function retire(element: Widget): void {
   element.parent = null;
   const stack = [element];
   while (stack.length > 0) {

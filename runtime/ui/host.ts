@@ -1,0 +1,51 @@
+/**
+ * What a mounted widget needs from the app it is mounted in: its semantic tree, its reactive
+ * runtime and tools, and the calls that report a change (a new widget, a layout or structure
+ * to redo, a widget gone, focus, an overlay, an error). The app's parts implement it.
+ *
+ * @module
+ */
+
+import type { ReactiveRuntime } from "../reactive/mod.ts";
+import type { SemanticTree } from "../semantics/mod.ts";
+import type { Rt } from "./rt.ts";
+import type { ToolRegistry } from "./tools.ts";
+import type { Widget } from "./widget.ts";
+
+/** What widgets need from the app they are mounted in. */
+export interface Host {
+  /** The app's semantic tree: widgets with a role keep their node in it. */
+  readonly tree: SemanticTree;
+  /**
+   * The reactive runtime the app's signals, memos and effects belong to. The reactive graph is
+   * no part of the package's API, so its docs leave this out.
+   *
+   * @ignore
+   */
+  readonly runtime: ReactiveRuntime;
+  /** The app tools components register. */
+  readonly tools: ToolRegistry;
+  /** The runtime handle that bindings, handlers and tools receive. */
+  readonly rt: Rt;
+  /** Records a new widget, so that actions by node id can find it. */
+  registerElement(widget: Widget): void;
+  /** The widget's natural size may have changed: lay it out at the next frame. */
+  markLayoutDirty(widget: Widget): void;
+  /** The widget's children changed: rebuild the semantic children around it. */
+  markStructureDirty(widget: Widget): void;
+  /** The widget and its subtree left the app: drop focus, hover and the like. */
+  elementRemoved(widget: Widget): void;
+  /** Moves focus to the widget. */
+  focus(widget: Widget): void;
+  /** The widget that has focus, if any. */
+  readonly focused: Widget | null;
+  /** Lays the widget out above the window's content (dialogs). */
+  addOverlay(widget: Widget): void;
+  /**
+   * Lays `popup` out just below its parent (its opener), above the content; `close` closes it
+   * when focus goes elsewhere. It leaves when it is removed.
+   */
+  addPopup(popup: Widget, close: () => void): void;
+  /** Reports an error thrown by app code (a binding, a handler) without stopping the app. */
+  reportError(error: unknown, where: string): void;
+}

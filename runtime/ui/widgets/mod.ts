@@ -1,0 +1,24 @@
+/**
+ * The built-in widgets, one file each: the view function an app calls, the view class it
+ * returns, and the widget it mounts.
+ *
+ * @module
+ */
+
+export { button, ButtonView, ButtonWidget, type Handler } from "./button.ts";
+export { checkbox, CheckboxView, CheckboxWidget } from "./checkbox.ts";
+export { CustomView, CustomWidget, widget, type WidgetOptions } from "./custom.ts";
+export { dialog, DialogView, DialogWidget } from "./dialog.ts";
+export { list, type ListItems, ListView } from "./list.ts";
+export { menu, menuItem, MenuItemView, MenuItemWidget, MenuView, MenuWidget } from "./menu.ts";
+export { ScrollView, scrollView, ScrollWidget } from "./scroll_view.ts";
+export { slider, type SliderOptions, SliderView, SliderWidget } from "./slider.ts";
+export { column, row, StackView } from "./stack.ts";
+export { heading, text, TextView, TextWidget } from "./text.ts";
+export {
+  DEFAULT_FIELD_COLUMNS,
+  textField,
+  type TextFieldOptions,
+  TextFieldView,
+  TextFieldWidget,
+} from "./text_field.ts";

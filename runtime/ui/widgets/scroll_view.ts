@@ -1,0 +1,83 @@
+/**
+ * `scrollView()`: a viewport onto a taller (or wider) child, scrolled by the wheel, PageUp
+ * and PageDown, or agents, with a scroll bar when the child is taller.
+ *
+ * @module
+ */
+
+import { scrollContent } from "../../layout/node.ts";
+import type { Keybind } from "../../text/keybind.ts";
+import type { PaintArea } from "../surface.ts";
+import type { MountContext, View } from "../view.ts";
+import { Widget } from "../widget.ts";
+import { followName, mountChildren, mountWidget, WidgetView } from "../widget_view.ts";
+
+/** A viewport that scrolls its one child, with a scroll bar when the child is taller. */
+export class ScrollWidget extends Widget {
+  override get kind(): "scroll_view" {
+    return "scroll_view";
+  }
+
+  override scroll(dx: number, dy: number): boolean {
+    const before = this.layout.scroll;
+    if (!scrollContent(this, dx, dy)) return false;
+    if (this.layout.scroll !== before) this.host.markLayoutDirty(this);
+    return true;
+  }
+
+  override key(keybind: Keybind): boolean {
+    if (keybind.ctrl || keybind.alt || keybind.meta) return false;
+    const page = Math.max(1, this.layout.height - 1);
+    if (keybind.key === "PageDown") return this.scroll(0, page);
+    if (keybind.key === "PageUp") return this.scroll(0, -page);
+    return false;
+  }
+
+  /**
+   * A scroll bar in the last column, when the content is taller than the view and narrower,
+   * so that the bar covers nothing.
+   */
+  override paintOver(area: PaintArea): void {
+    const content = this.children[0];
+    if (content === undefined) return;
+    const { bounds, clip, surface } = area;
+    const { height, width } = bounds;
+    const total = content.layout.height;
+    if (total <= height || content.layout.width >= width || height < 1) return;
+    const column = bounds.x + width - 1;
+    const thumbSize = Math.max(1, Math.round((height * height) / total));
+    const thumbStart = Math.round(
+      (this.layout.scroll.y / (total - height)) * (height - thumbSize),
+    );
+    for (let row = 0; row < height; row++) {
+      const onThumb = row >= thumbStart && row < thumbStart + thumbSize;
+      const style = onThumb ? "thumb" : "track";
+      surface.write(column, bounds.y + row, onThumb ? "┃" : "│", style, clip);
+    }
+  }
+}
+
+/** A viewport onto a taller (or wider) child, scrolled by the wheel, keys or agents. */
+export class ScrollView extends WidgetView {
+  readonly #child: View;
+
+  /** Apps call `scrollView()` instead. */
+  constructor(child: View) {
+    super();
+    this.#child = child;
+  }
+
+  /** Makes the widget. */
+  protected build(context: MountContext): Widget {
+    const widget = mountWidget(context, new ScrollWidget(), "scroll_view");
+    widget.setStyle({ grow: 1, scrolls: true }); // fill the room left, unless given a height
+    followName(context, widget, this.nameProp(undefined));
+    mountChildren(context, widget, [this.#child]);
+    return widget;
+  }
+}
+
+/** Shows `child` through a viewport that scrolls; fills the room its parent has left. */
+export function scrollView(child: View): ScrollView {
+  return new ScrollView(child);
+}
