@@ -62,6 +62,7 @@ export {
   ToolRegistry,
   typedTool,
 } from "./ui/tools.ts";
+export { type ToolCall, type ToolProgress, ToolTimeoutError } from "./ui/tool_call.ts";
 
 // Running an app, and embedding one.
 export { AppConfig, type AppSettings } from "./app/config.ts";

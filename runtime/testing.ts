@@ -40,6 +40,7 @@ import {
   treeViewText,
 } from "./semantics/mod.ts";
 import { type AppTool, checkToolArguments } from "./ui/tools.ts";
+import type { ToolProgress } from "./ui/tool_call.ts";
 import type { View } from "./ui/view.ts";
 
 /** What `render()` takes besides the root. */
@@ -90,9 +91,16 @@ export interface TestApp {
    * (`invalid arguments: x: expected number, received string`) and never reaches the
    * handler. Two things differ from a call through the socket, on purpose: a destructive
    * tool runs without `"confirm": true` (a `confirm` given is taken out, as the server does),
-   * and the result is the handler's text as it is, not wrapped as app text.
+   * and the result is the handler's text as it is, not wrapped as app text. The tool's
+   * deadline holds as it does through the socket (5 seconds unless it declares another):
+   * past it the call throws `ToolTimeoutError`; `options.onProgress` gets each report the
+   * handler makes with `call.progress()`.
    */
-  callTool(name: string, args?: Record<string, unknown>): Promise<string>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: { onProgress?: (report: ToolProgress) => void },
+  ): Promise<string>;
   /** Runs pending frames until none is left (after async handlers, timers). */
   settle(): Promise<void>;
   /** Unmounts the app: cleanups run, tools go. A second call does nothing. */
@@ -149,7 +157,7 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
     tools() {
       return app.tools.list();
     },
-    async callTool(name, args = {}) {
+    async callTool(name, args = {}, options = {}) {
       const tool = app.tools.get(name);
       let handlerArgs = args;
       if (tool?.isDestructive) {
@@ -158,7 +166,12 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
       }
       if (tool !== undefined) checkToolArguments(tool.inputSchema, handlerArgs, tool.isDestructive);
       try {
-        return await calls.callTool(name, JSON.stringify(handlerArgs));
+        const onProgress = options.onProgress;
+        return await calls.callTool(
+          name,
+          JSON.stringify(handlerArgs),
+          onProgress === undefined ? {} : { onProgress },
+        );
       } catch (error) {
         if (error instanceof UnknownToolError) {
           throw new Error(`no tool named ${JSON.stringify(name)}`);

@@ -20,7 +20,13 @@ import {
   treeViewText,
 } from "../semantics/mod.ts";
 import type { AppTool } from "../ui/tools.ts";
-import { HostError, type SemanticHost, type ToolInfo, viewOrRefusal } from "./host.ts";
+import {
+  HostError,
+  type HostToolCallOptions,
+  type SemanticHost,
+  type ToolInfo,
+  viewOrRefusal,
+} from "./host.ts";
 import { TreeWatch, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
 
 /** Describes an app tool for the server. */
@@ -30,6 +36,7 @@ export function toolInfo(tool: AppTool): ToolInfo {
     description: tool.description,
     inputSchema: tool.inputSchema,
     destructive: tool.isDestructive,
+    timeoutMs: tool.timeoutMs,
   };
 }
 
@@ -113,10 +120,19 @@ export class AppHost implements SemanticHost {
     return this.#app.tools.list().map(toolInfo);
   }
 
-  /** Calls an app tool and runs the frame it caused. */
-  async callTool(name: string, argumentsJson: string): Promise<string> {
+  /** Calls an app tool and runs the frame it caused; past its deadline, a `timeout` refusal. */
+  async callTool(
+    name: string,
+    argumentsJson: string,
+    options: HostToolCallOptions = {},
+  ): Promise<string> {
+    const { onProgress } = options;
     try {
-      return await this.#calls.callTool(name, argumentsJson);
+      return await this.#calls.callTool(
+        name,
+        argumentsJson,
+        onProgress === undefined ? {} : { onProgress },
+      );
     } catch (error) {
       throw asHostError(error);
     }

@@ -20,6 +20,7 @@ import { AgentAccessClient } from "./compositor.ts";
 import { TIMEOUT_MESSAGE } from "./mirror_host.ts";
 import { socketDirectory, socketEnv, socketNameFor, socketPathFor } from "./socket_dir.ts";
 import type { FromWorker, RequestResult, ToWorker, UiCall } from "./worker_messages.ts";
+import type { ToolProgress } from "../ui/tool_call.ts";
 
 /** The code logged when the server cannot start. */
 export const START_FAILURE_CODE = "CUI0408";
@@ -235,7 +236,7 @@ class AgentBridge implements Agent {
         log(message.line);
         return;
       case "request":
-        this.#answer(message.call, message.deadline).then((result) =>
+        this.#answer(message.id, message.call, message.deadline).then((result) =>
           this.#post({ type: "reply", id: message.id, result })
         );
         return;
@@ -244,7 +245,7 @@ class AgentBridge implements Agent {
     }
   }
 
-  async #answer(call: UiCall, deadline: number): Promise<RequestResult> {
+  async #answer(id: number, call: UiCall, deadline: number): Promise<RequestResult> {
     if (Date.now() > deadline) {
       // The agent was already told the app did not answer: acting now would surprise it.
       return { ok: false, kind: "timeout", message: TIMEOUT_MESSAGE, app: false };
@@ -256,11 +257,16 @@ class AgentBridge implements Agent {
           // before this answer is posted: the worker has applied the revision it answers with
           // when the reply arrives, so its receipt (changes up to that revision) is complete.
           return { ok: true, value: this.#calls.act(call.id, call.action, call.revision) };
-        case "call_tool":
-          return {
-            ok: true,
-            value: String(await this.#calls.callTool(call.name, call.argumentsJson)),
-          };
+        case "call_tool": {
+          // The worker's deadline, so that both sides give up at the same time; each progress
+          // report crosses to the worker, which passes it on to the agent that asked.
+          const onProgress = (report: ToolProgress) => this.#post({ type: "progress", id, report });
+          const text = await this.#calls.callTool(call.name, call.argumentsJson, {
+            deadline,
+            onProgress,
+          });
+          return { ok: true, value: String(text) };
+        }
         case "inspect":
           return { ok: true, value: this.#calls.inspectParts({ sections: call.sections }) };
         case "screenshot":

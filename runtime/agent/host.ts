@@ -10,6 +10,7 @@ import type { InspectParts, PartialSnapshot } from "../app/inspect.ts";
 import type { ChangesAnswer, FoundNodes, NodeQuery, TreeJson, TreeView } from "../semantics/mod.ts";
 import type { WaitAnswer, WaitCondition } from "./tree_watch.ts";
 import type { JsonSchema } from "../ui/tools.ts";
+import type { ToolProgress } from "../ui/tool_call.ts";
 
 /** An app tool as the server advertises it. */
 export interface ToolInfo {
@@ -21,6 +22,14 @@ export interface ToolInfo {
   inputSchema: JsonSchema;
   /** True when the tool deletes or overwrites user data: calls then need `"confirm": true`. */
   destructive: boolean;
+  /** How long a call may take, in ms, when the tool declares it (up to 60,000); else 5,000. */
+  timeoutMs?: number;
+}
+
+/** What a tool call may take besides its name and arguments. */
+export interface HostToolCallOptions {
+  /** Receives each progress report of the call's handler, until the call ends. */
+  onProgress?: ((report: ToolProgress) => void) | undefined;
 }
 
 /** A refusal the agent must read: the contract's message, without any prefix. */
@@ -76,8 +85,11 @@ export interface SemanticHost {
   act(id: number, revision: number, action: unknown): Promise<number>;
   /** The app tools registered now. */
   tools(): ToolInfo[];
-  /** Calls an app tool with its arguments as JSON text; resolves to its JSON (or other) text. */
-  callTool(name: string, argumentsJson: string): Promise<string>;
+  /**
+   * Calls an app tool with its arguments as JSON text; resolves to its JSON (or other) text.
+   * Rejects with HostError `timeout` past the tool's deadline (`ToolInfo.timeoutMs`).
+   */
+  callTool(name: string, argumentsJson: string, options?: HostToolCallOptions): Promise<string>;
   /**
    * The inspect snapshot, or the parts of it asked for (every section of the whole tree when
    * `parts` is absent). Throws HostError when `parts.root` names no node.

@@ -13,6 +13,7 @@ import type * as net from "node:net";
 import type { SemanticHost } from "./host.ts";
 import { answerInspect } from "./inspect_call.ts";
 import type { LineTransport } from "./line_transport.ts";
+import { ProgressNotifier } from "./progress.ts";
 import { TokenBucket } from "./rate_limit.ts";
 import type * as Sdk from "./sdk.ts";
 import { appToolDefinition, BUILTIN_TOOLS } from "./tool_defs.ts";
@@ -173,26 +174,30 @@ export class McpSessions {
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: [...BUILTIN_TOOLS, ...host.tools().map(appToolDefinition)],
     }));
-    server.setRequestHandler(
-      CallToolRequestSchema,
-      (request, extra) =>
-        // The signal aborts on notifications/cancelled and when the connection closes: a
-        // pending ui_wait then ends at once. A cancelled call keeps its place in the
-        // connection's window until it has ended (held).
-        held(
-          sdk,
-          transport,
-          extra,
-          () =>
-            calls.callTool(
-              host,
-              this.#bucket,
-              request.params.name,
-              request.params.arguments,
-              extra.signal,
-            ),
-        ),
-    );
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      // Progress goes out only to an agent that sent a progressToken with its call.
+      const token = extra._meta?.progressToken;
+      const progress = token === undefined
+        ? undefined
+        : new ProgressNotifier(token, (notification) => extra.sendNotification(notification));
+      // The signal aborts on notifications/cancelled and when the connection closes: a
+      // pending ui_wait then ends at once. A cancelled call keeps its place in the
+      // connection's window until it has ended (held).
+      return held(sdk, transport, extra, async () => {
+        try {
+          return await calls.callTool(
+            host,
+            this.#bucket,
+            request.params.name,
+            request.params.arguments,
+            extra.signal,
+            progress && ((report) => progress.report(report)),
+          );
+        } finally {
+          await progress?.end(); // the answer goes a moment after the last notification
+        }
+      });
+    });
     return server;
   }
 

@@ -2,7 +2,8 @@
  * `MirrorHost`: the server worker's view of the app. Tree reads and queries come from a
  * mirror the UI thread keeps up to date; actions, tool calls and inspection are posted to
  * the UI thread, which answers between frames. A request it does not answer in 5 seconds
- * fails with the contract's message, and the worker goes on serving.
+ * (an app tool: within its own deadline, up to 60) fails with the contract's message, and
+ * the worker goes on serving. A tool call's progress reports come back the same way.
  *
  * @module
  */
@@ -25,7 +26,14 @@ import {
   type TreeView,
   treeViewText,
 } from "../semantics/mod.ts";
-import { HostError, type SemanticHost, type ToolInfo, viewOrRefusal } from "./host.ts";
+import {
+  HostError,
+  type HostToolCallOptions,
+  type SemanticHost,
+  type ToolInfo,
+  viewOrRefusal,
+} from "./host.ts";
+import { DEFAULT_TOOL_TIMEOUT_MS, type ToolProgress, toolTimeoutMessage } from "../ui/tool_call.ts";
 import { TreeWatch, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
 import type { RequestResult, UiCall } from "./worker_messages.ts";
 
@@ -35,6 +43,21 @@ export const UI_TIMEOUT_MS = 5000;
 /** The message when the UI thread does not answer in time. */
 export const TIMEOUT_MESSAGE = "the app did not answer within 5 seconds";
 
+/** A request posted to the UI thread and not answered yet. */
+interface PendingRequest {
+  /** Takes the UI thread's answer. */
+  settle: (result: RequestResult) => void;
+  /** Takes a tool call's progress reports. */
+  onProgress: ((report: ToolProgress) => void) | undefined;
+}
+
+/** How one request waits: how long, what it says when it gives up, where progress goes. */
+interface RequestWait {
+  timeoutMs: number;
+  message: string;
+  onProgress?: ((report: ToolProgress) => void) | undefined;
+}
+
 /** A host over a mirror and a channel to the UI thread. */
 export class MirrorHost implements SemanticHost {
   /** The mirror with its change history and waits; every update goes through it. */
@@ -42,7 +65,7 @@ export class MirrorHost implements SemanticHost {
   /** The mirror of the app's tree. */
   readonly mirror: TreeMirror = this.watch.mirror;
   readonly #post: (id: number, call: UiCall, deadline: number) => void;
-  readonly #pending = new Map<number, (result: RequestResult) => void>();
+  readonly #pending = new Map<number, PendingRequest>();
   readonly #treeListeners = new Set<() => void>();
   readonly #toolListeners = new Set<() => void>();
   readonly #timeoutMs: number;
@@ -86,27 +109,36 @@ export class MirrorHost implements SemanticHost {
 
   /** Delivers the UI thread's answer to request `id`. */
   resolve(id: number, result: RequestResult): void {
-    const settle = this.#pending.get(id);
-    if (settle === undefined) return; // timed out already
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return; // timed out already
     this.#pending.delete(id);
-    settle(result);
+    pending.settle(result);
   }
 
-  #request(call: UiCall): Promise<number | string | PartialSnapshot> {
+  /** Delivers a progress report of request `id`; dropped once it was answered or timed out. */
+  progress(id: number, report: ToolProgress): void {
+    this.#pending.get(id)?.onProgress?.(report);
+  }
+
+  #request(
+    call: UiCall,
+    wait: RequestWait = { timeoutMs: this.#timeoutMs, message: TIMEOUT_MESSAGE },
+  ): Promise<number | string | PartialSnapshot> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
-        reject(new HostError("timeout", TIMEOUT_MESSAGE));
-      }, this.#timeoutMs);
-      this.#pending.set(id, (result) => {
+        reject(new HostError("timeout", wait.message));
+      }, wait.timeoutMs);
+      const settle = (result: RequestResult) => {
         clearTimeout(timer);
         if (result.ok) resolve(result.value);
         else if (result.app) reject(new Error(result.message));
         else reject(new HostError(result.kind, result.message));
-      });
+      };
+      this.#pending.set(id, { settle, onProgress: wait.onProgress });
       try {
-        this.#post(id, call, Date.now() + this.#timeoutMs);
+        this.#post(id, call, Date.now() + wait.timeoutMs);
       } catch (error) {
         // Arguments the structured clone cannot copy (nested too deeply, say) never reach
         // the UI thread: say so now rather than wait out the timeout.
@@ -181,9 +213,20 @@ export class MirrorHost implements SemanticHost {
     return this.#tools;
   }
 
-  /** Asks the UI thread to call an app tool. */
-  async callTool(name: string, argumentsJson: string): Promise<string> {
-    return String(await this.#request({ kind: "call_tool", name, argumentsJson }));
+  /** Asks the UI thread to call an app tool, and waits as long as the tool's deadline. */
+  async callTool(
+    name: string,
+    argumentsJson: string,
+    options: HostToolCallOptions = {},
+  ): Promise<string> {
+    const tool = this.#tools.find((candidate) => candidate.name === name);
+    const timeoutMs = tool?.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    const wait = {
+      timeoutMs,
+      message: toolTimeoutMessage(name, timeoutMs),
+      onProgress: options.onProgress,
+    };
+    return String(await this.#request({ kind: "call_tool", name, argumentsJson }, wait));
   }
 
   /**

@@ -13,7 +13,7 @@ export {
   RESOURCES,
 } from "./server.ts";
 export { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
-export { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
+export { HostError, type HostToolCallOptions, type SemanticHost, type ToolInfo } from "./host.ts";
 export {
   INSPECT_SECTIONS,
   type InspectParts,

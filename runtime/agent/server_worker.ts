@@ -61,6 +61,9 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     case "reply":
       host.resolve(message.id, message.result);
       return;
+    case "progress":
+      host.progress(message.id, message.report);
+      return;
     case "stop":
       await server?.stop();
       server = null;

@@ -17,6 +17,7 @@ import type { CallToolResult } from "./sdk.ts";
 import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import { BUILTIN_TOOL_NAMES, confirmMessage } from "./tool_defs.ts";
 import { wrapUntrusted } from "./untrusted.ts";
+import type { ToolProgress } from "../ui/tool_call.ts";
 
 /** A tool result carrying one text. */
 export function textResult(text: string): CallToolResult {
@@ -86,13 +87,14 @@ function wholeNumber(args: Record<string, unknown>, key: string): number {
   return value;
 }
 
-/** Answers one tool call. */
+/** Answers one tool call; an app tool's progress reports go to `onProgress`. */
 export async function callTool(
   host: SemanticHost,
   bucket: TokenBucket,
   name: string,
   rawArgs: unknown,
   signal?: AbortSignal,
+  onProgress?: (report: ToolProgress) => void,
 ): Promise<CallToolResult> {
   try {
     if (
@@ -103,7 +105,7 @@ export async function callTool(
     }
     const args = (rawArgs ?? {}) as Record<string, unknown>;
     if (BUILTIN_TOOL_NAMES.has(name)) return await callBuiltin(host, bucket, name, args, signal);
-    return await callAppTool(host, bucket, name, args);
+    return await callAppTool(host, bucket, name, args, onProgress);
   } catch (error) {
     return errorResult(messageOf(error));
   }
@@ -186,6 +188,7 @@ async function callAppTool(
   bucket: TokenBucket,
   name: string,
   args: Record<string, unknown>,
+  onProgress?: (report: ToolProgress) => void,
 ): Promise<CallToolResult> {
   const tool = host.tools().find((candidate) => candidate.name === name);
   if (tool === undefined) {
@@ -206,7 +209,7 @@ async function callAppTool(
   takeToken(bucket);
   let text: string;
   try {
-    text = await host.callTool(name, JSON.stringify(handlerArgs));
+    text = await host.callTool(name, JSON.stringify(handlerArgs), { onProgress });
   } catch (error) {
     if (error instanceof HostError) throw error; // the app did not answer, and the like
     // The handler threw: its message is app text, so it travels wrapped.

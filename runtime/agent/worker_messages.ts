@@ -9,6 +9,7 @@
 import type { InspectSection, PartialSnapshot } from "../app/inspect.ts";
 import type { TreeUpdate } from "../semantics/mod.ts";
 import type { ToolInfo } from "./host.ts";
+import type { ToolProgress } from "../ui/tool_call.ts";
 
 /** What the UI thread asks the worker to do. */
 export type ToWorker =
@@ -24,6 +25,7 @@ export type ToWorker =
   | { type: "tools"; tools: ToolInfo[] }
   | { type: "screenshots"; available: boolean }
   | { type: "reply"; id: number; result: RequestResult }
+  | { type: "progress"; id: number; report: ToolProgress }
   | { type: "stop" };
 
 /** What the worker tells the UI thread. */

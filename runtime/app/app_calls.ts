@@ -11,6 +11,7 @@
 
 import { type Action, ActionError, type Actor } from "../input/action.ts";
 import { ToolArgumentsError } from "../ui/tools.ts";
+import { ToolCallProgress, type ToolProgress, ToolTimeoutError } from "../ui/tool_call.ts";
 import type { App } from "./app.ts";
 import {
   type InspectParts,
@@ -59,7 +60,16 @@ export function refusalOf(error: unknown): CallRefusal | null {
   if (error instanceof ActionError) return { kind: error.kind, message: error.message };
   if (error instanceof ToolArgumentsError) return { kind: "invalid", message: error.message };
   if (error instanceof UnknownToolError) return { kind: "unknown_tool", message: error.message };
+  if (error instanceof ToolTimeoutError) return { kind: "timeout", message: error.message };
   return null;
+}
+
+/** What a tool call may take besides the tool and its arguments. */
+export interface ToolCallOptions {
+  /** Receives each progress report the handler makes, until the call ends. */
+  onProgress?: (report: ToolProgress) => void;
+  /** When the call must have answered, in ms since the epoch: now + the tool's own deadline by default. */
+  deadline?: number;
 }
 
 /** Performs actions and tool calls on one app, between its frames. */
@@ -87,15 +97,34 @@ export class AppCalls {
    * Calls app tool `name` with its arguments as JSON text and runs the frame it caused, also
    * when the handler throws; resolves to the handler's text. Throws UnknownToolError for a
    * tool the app does not offer now, ToolArgumentsError when a typed tool's schema refuses
-   * the arguments, and whatever the handler throws.
+   * the arguments, ToolTimeoutError when an async handler has not answered by the deadline
+   * (it runs on; what it answers later is dropped), and whatever the handler throws.
    */
-  async callTool(name: string, argumentsJson: string): Promise<string> {
+  async callTool(
+    name: string,
+    argumentsJson: string,
+    options: ToolCallOptions = {},
+  ): Promise<string> {
     const app = this.#app;
     const tool = app.tools.get(name);
     if (tool === undefined) throw new UnknownToolError(name);
+    const call = new ToolCallProgress(options.onProgress);
+    const deadline = options.deadline ?? Date.now() + tool.timeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      return await tool.handler(app.rt, argumentsJson);
+      // Called at once, as before: a handler that answers without waiting needs no timer.
+      const answer = tool.handler(app.rt, argumentsJson, call);
+      if (typeof answer === "string") return answer;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new ToolTimeoutError(name, tool.timeoutMs)),
+          Math.max(0, deadline - Date.now()),
+        );
+      });
+      return await Promise.race([answer, late]);
     } finally {
+      clearTimeout(timer);
+      call.end();
       app.frame();
     }
   }

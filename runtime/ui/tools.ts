@@ -15,15 +15,22 @@
 import { z } from "zod";
 import type { Rt } from "./rt.ts";
 import { RESERVED_TOOL_NAMES } from "./tool_names.ts";
+import { checkToolTimeout, DEFAULT_TOOL_TIMEOUT_MS, type ToolCall } from "./tool_call.ts";
 
 /** A JSON Schema object, as tools advertise their input. */
 export type JsonSchema = { [key: string]: unknown };
 
 /**
  * Handles one call: gets the arguments as JSON text, returns JSON text (text that is not
- * JSON reaches the agent as a string). A thrown error becomes a tool error.
+ * JSON reaches the agent as a string). A thrown error becomes a tool error. `call` reports
+ * progress (`call.progress(done, total?, message?)`) while it runs; it has the tool's
+ * deadline, 5 seconds unless the tool declares a longer one with `.timeout(ms)`.
  */
-export type ToolHandler = (rt: Rt, argumentsJson: string) => string | Promise<string>;
+export type ToolHandler = (
+  rt: Rt,
+  argumentsJson: string,
+  call: ToolCall,
+) => string | Promise<string>;
 
 function schemaFromText(text: string): JsonSchema {
   let parsed: unknown;
@@ -258,6 +265,7 @@ export class AppTool {
   /** Runs on the UI thread with the arguments as JSON text, after the server checked them. */
   readonly handler: ToolHandler;
   #destructive = false;
+  #timeoutMs = DEFAULT_TOOL_TIMEOUT_MS;
 
   /**
    * Creates a tool; throws TypeError for a name that is invalid or reserved, or for an input
@@ -312,6 +320,22 @@ export class AppTool {
   get isDestructive(): boolean {
     return this.#destructive;
   }
+
+  /**
+   * Gives the tool `ms` milliseconds per call instead of the default 5,000: at most 60,000
+   * (60 s), else this throws a RangeError, so a tool is never registered with a longer one.
+   * Past the deadline the agent gets `the app did not answer within N seconds, the deadline
+   * of <name> …`. Returns the tool.
+   */
+  timeout(ms: number): this {
+    this.#timeoutMs = checkToolTimeout(this.name, ms);
+    return this;
+  }
+
+  /** How long a call may take, in ms: 5,000 unless `.timeout()` gave another. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
 }
 
 /**
@@ -341,11 +365,20 @@ export interface ToolOptions<Args extends Record<string, unknown>> {
    */
   destructive?: boolean;
   /**
+   * How long a call may take, in ms: 5,000 (5 s) unless given, at most 60,000 (60 s; more is
+   * refused when the tool is made). Past it the agent gets `the app did not answer within N
+   * seconds, the deadline of <name> …`, while `run` may still finish. A long tool reports
+   * progress with `call.progress()`.
+   */
+  timeoutMs?: number;
+  /**
    * Runs on the UI thread with the checked arguments. Its result goes to the agent as JSON
    * (any value `JSON.stringify` accepts; `undefined` becomes `null`), except a string, which
-   * goes as that text. A thrown error becomes a tool error with its message.
+   * goes as that text. A thrown error becomes a tool error with its message. `call.progress(
+   * done, total?, message?)` reports how far it got: the agent gets MCP progress
+   * notifications when it asked for them.
    */
-  run: (rt: Rt, args: Args) => unknown;
+  run: (rt: Rt, args: Args, call: ToolCall) => unknown;
 }
 
 /**
@@ -388,13 +421,14 @@ export function typedTool<Args extends Record<string, unknown>>(
   }
   // The advertised schema read back: it refuses the properties `input` would silently drop.
   let strict: z.ZodType | undefined;
-  const tool = new AppTool(options.name, options.description, input, async (rt, json) => {
+  const tool = new AppTool(options.name, options.description, input, async (rt, json, call) => {
     const raw: unknown = JSON.parse(json);
     strict ??= argumentsChecker(tool.inputSchema);
     checkArguments(strict, raw);
-    const result = await run(rt, checkArguments(input, raw) as Args);
+    const result = await run(rt, checkArguments(input, raw) as Args, call);
     return typeof result === "string" ? result : JSON.stringify(result ?? null);
   });
+  if (options.timeoutMs !== undefined) tool.timeout(options.timeoutMs);
   return options.destructive === true ? tool.destructive() : tool;
 }
 
