@@ -16,6 +16,8 @@ import {
 import {
   type CallToolResult,
   type Client,
+  ErrorCode,
+  McpError,
   ResourceUpdatedNotificationSchema,
 } from "../runtime/agent/sdk.ts";
 import { SocketDirectoryError } from "../runtime/agent/socket_dir.ts";
@@ -27,6 +29,8 @@ export interface CommandContext {
   socketDir: string;
   /** The user whose sockets are trusted: the owner the socket directory and files must have. */
   uid: number;
+  /** How long connecting, and each request, may wait for the app (`--timeout`), in ms. */
+  timeoutMs: number;
   token: string | undefined;
   json: boolean;
   /** Colours for standard output. */
@@ -81,7 +85,30 @@ export async function resolveApp(
   throw new CliError(EXIT.noApp, `no running app matches ${JSON.stringify(wanted)} (${running})`);
 }
 
-async function connect(context: CommandContext, app: AppEntry): Promise<Client> {
+/** A client connected to one app, and how long it waits for each answer. */
+interface AppSession {
+  client: Client;
+  app: AppEntry;
+  timeoutMs: number;
+}
+
+/**
+ * The error for an app that did not answer within `timeoutMs` while crowndev `waited` (for
+ * the connection, `initialize`, a tool): the process may be stopped or hung.
+ */
+function noAnswer(app: AppEntry, timeoutMs: number, waited: string): CliError {
+  return new CliError(
+    EXIT.connection,
+    `${app.app} did not answer within ${timeoutMs} ms (${waited}): it may be stopped (Ctrl+Z; fg or kill -CONT ${app.pid} continues it) or hung; --timeout MS waits longer`,
+  );
+}
+
+/** True for the SDK's error for a request that was not answered in time. */
+function timedOut(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+}
+
+async function connect(context: CommandContext, app: AppEntry): Promise<AppSession> {
   try {
     checkAppSocket(app, context.uid); // again, right before connecting
   } catch (error) {
@@ -90,9 +117,16 @@ async function connect(context: CommandContext, app: AppEntry): Promise<Client> 
       : `${app.socket}: ${(error as Error).message}`;
     throw new CliError(EXIT.noApp, `refused ${reason}`);
   }
+  const timeoutMs = context.timeoutMs;
   try {
-    return await connectToApp(app.socket, { token: context.token, name: "crowndev" });
+    const client = await connectToApp(app.socket, {
+      token: context.token,
+      name: "crowndev",
+      timeoutMs,
+    });
+    return { client, app, timeoutMs };
   } catch (error) {
+    if (timedOut(error)) throw noAnswer(app, timeoutMs, "initialize");
     const message = (error as Error).message.replace(/^(MCP error -?\d+: )+/, "");
     const hint = /connection closed/i.test(message)
       ? context.token === undefined
@@ -110,14 +144,13 @@ async function connect(context: CommandContext, app: AppEntry): Promise<Client> 
 async function withApp<T>(
   context: CommandContext,
   wanted: string | undefined,
-  body: (client: Client, app: AppEntry) => Promise<T>,
+  body: (session: AppSession) => Promise<T>,
 ): Promise<T> {
-  const app = await resolveApp(context, wanted);
-  const client = await connect(context, app);
+  const session = await connect(context, await resolveApp(context, wanted));
   try {
-    return await body(client, app);
+    return await body(session);
   } finally {
-    await client.close().catch(() => {});
+    await session.client.close().catch(() => {});
   }
 }
 
@@ -126,12 +159,22 @@ function resultText(result: CallToolResult): string {
   return first !== undefined && first.type === "text" ? first.text : "";
 }
 
-/** Calls a tool; a tool error ends the command (exit 1); wrapped content is unwrapped. */
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<unknown> {
+/**
+ * Calls a tool; a tool error ends the command (exit 1), and so does an app that does not
+ * answer in time (exit 6); wrapped content is unwrapped.
+ */
+async function call(
+  session: AppSession,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
   let result: CallToolResult;
   try {
-    result = await client.callTool({ name, arguments: args }) as CallToolResult;
+    result = await session.client.callTool({ name, arguments: args }, undefined, {
+      timeout: session.timeoutMs,
+    }) as CallToolResult;
   } catch (error) {
+    if (timedOut(error)) throw noAnswer(session.app, session.timeoutMs, name);
     throw new CliError(EXIT.connection, `${name} failed: ${(error as Error).message}`);
   }
   const text = resultText(result);
@@ -183,8 +226,8 @@ export async function treeCommand(
   wanted: string | undefined,
   args: Record<string, unknown> = {},
 ): Promise<number> {
-  return await withApp(context, wanted, async (client) => {
-    const answer = await call(client, "ui_tree", args) as TreeAnswer;
+  return await withApp(context, wanted, async (session) => {
+    const answer = await call(session, "ui_tree", args) as TreeAnswer;
     if (context.json) context.out(JSON.stringify(answer, null, 2));
     else if (answer.tree !== undefined) {
       context.out(colourTree(answer.tree.trimEnd(), context.colours));
@@ -200,8 +243,8 @@ export async function inspectCommand(
   context: CommandContext,
   wanted: string | undefined,
 ): Promise<number> {
-  return await withApp(context, wanted, async (client) => {
-    context.out(JSON.stringify(await call(client, "inspect_snapshot", {}), null, 2));
+  return await withApp(context, wanted, async (session) => {
+    context.out(JSON.stringify(await call(session, "inspect_snapshot", {}), null, 2));
     return EXIT.ok;
   });
 }
@@ -246,10 +289,10 @@ const TIMED_OUT = /^timed out after \d+ ms: /;
  * answers at once (it is the read that takes an id); a node that does not match then is no
  * match.
  */
-async function find(client: Client, query: CliQuery): Promise<QueryAnswer> {
-  if (query.id === undefined) return await call(client, "ui_query", { ...query }) as QueryAnswer;
+async function find(session: AppSession, query: CliQuery): Promise<QueryAnswer> {
+  if (query.id === undefined) return await call(session, "ui_query", { ...query }) as QueryAnswer;
   try {
-    return await call(client, "ui_wait", { ...query, timeout_ms: 0 }) as QueryAnswer;
+    return await call(session, "ui_wait", { ...query, timeout_ms: 0 }) as QueryAnswer;
   } catch (error) {
     if (error instanceof CliError && TIMED_OUT.test(error.message)) {
       return { revision: 0, nodes: [] };
@@ -265,8 +308,9 @@ export async function actCommand(
   query: CliQuery,
   action: Record<string, unknown>,
 ): Promise<number> {
-  return await withApp(context, wanted, async (client, app) => {
-    const answer = await find(client, query);
+  return await withApp(context, wanted, async (session) => {
+    const app = session.app;
+    const answer = await find(session, query);
     const listing = () =>
       answer.nodes.map((node) =>
         `  #${node.id} ${node.role}${
@@ -286,7 +330,7 @@ export async function actCommand(
       );
     }
     const node = answer.nodes[0]!;
-    const result = await call(client, "ui_act", {
+    const result = await call(session, "ui_act", {
       id: node.id,
       revision: answer.revision,
       action,
@@ -319,8 +363,8 @@ export async function waitCommand(
   wanted: string | undefined,
   args: Record<string, unknown>,
 ): Promise<number> {
-  return await withApp(context, wanted, async (client) => {
-    const answer = await call(client, "ui_wait", args) as QueryAnswer;
+  return await withApp(context, wanted, async (session) => {
+    const answer = await call(session, "ui_wait", args) as QueryAnswer;
     if (context.json) {
       context.out(JSON.stringify(answer, null, 2));
       return EXIT.ok;
@@ -341,7 +385,8 @@ export async function watchCommand(
   stop: Promise<void>,
 ): Promise<number> {
   const app = await resolveApp(context, wanted);
-  const client = await connect(context, app);
+  const session = await connect(context, app);
+  const client = session.client;
   const closed = new Promise<void>((resolve) => {
     client.onclose = () => resolve();
   });
@@ -351,7 +396,7 @@ export async function watchCommand(
   let last = "";
   const print = () => {
     printing = printing.then(async () => {
-      const answer = await call(client, "ui_tree", {}) as { revision: number; tree: string };
+      const answer = await call(session, "ui_tree", {}) as { revision: number; tree: string };
       if (answer.tree === last) return;
       last = answer.tree;
       if (context.json) {
@@ -367,7 +412,11 @@ export async function watchCommand(
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
     if (notification.params.uri === "ui://tree") print();
   });
-  await client.subscribeResource({ uri: "ui://tree" });
+  await client.subscribeResource({ uri: "ui://tree" }, { timeout: session.timeoutMs }).catch(
+    (error) => {
+      throw timedOut(error) ? noAnswer(app, session.timeoutMs, "resources/subscribe") : error;
+    },
+  );
   print();
   const how = await Promise.race([
     stop.then(() => "stopped"),

@@ -18,7 +18,24 @@ import {
   watchCommand,
 } from "./commands.ts";
 import { CliError, EXIT, palette, terminalSafe, useColour, writeLine } from "./output.ts";
-import { parseCliAction, parseQuery, treeArguments, UsageError, waitArguments } from "./parse.ts";
+import {
+  parseCliAction,
+  parseQuery,
+  parseWhole,
+  treeArguments,
+  UsageError,
+  waitArguments,
+} from "./parse.ts";
+import { DEFAULT_WAIT_MS } from "../runtime/agent/tree_watch.ts";
+
+/** How long crowndev waits for an app to connect and to answer a request, by default (ms). */
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The longest `--timeout` outside `wait`, in milliseconds. */
+const MAX_TIMEOUT_MS = 600_000;
+
+/** How much longer than its condition's timeout `wait` gives the app to answer at all (ms). */
+const WAIT_GRACE_MS = 5_000;
 
 /** The version crowndev reports. */
 export const VERSION: string = denoJson.version;
@@ -32,11 +49,11 @@ const EXIT_CODES = `Exit codes:
      socket was refused as unsafe
   4  the query matched no node
   5  several apps or nodes matched where one was needed
-  6  the app could not be reached`;
+  6  the app could not be reached, or did not answer within --timeout`;
 
 const HELP = `crowndev ${VERSION}: look at and drive running CrownUI apps
 
-Usage: crowndev [--socket-dir DIR] [--json] <command> [arguments]
+Usage: crowndev [--socket-dir DIR] [--json] [--timeout MS] <command> [arguments]
 
 Commands:
   apps                         list the running apps
@@ -54,6 +71,9 @@ Options:
   --socket-dir DIR   read sockets from DIR instead of $XDG_RUNTIME_DIR/crownui
                      (or \${TMPDIR:-/tmp}/crownui-<uid>)
   --json             print JSON instead of text (apps, tree, act, wait, watch)
+  --timeout MS       how long to wait for the app to connect and answer each request
+                     (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}); then exit 6. For wait:
+                     how long the condition may take, see crowndev wait --help
   -h, --help         show help
   -V, --version      show the version
 
@@ -130,7 +150,8 @@ condition holds; nothing is polled.
   --timeout MS   give up after MS milliseconds (default 5000, at most 30000)
 
 On timeout the app's message (ids and states, such as "timed out after 5000 ms: #31 is
-still disabled") goes to standard error and the exit code is 1.
+still disabled") goes to standard error and the exit code is 1. An app that does not
+answer at all within ${WAIT_GRACE_MS} ms more ends it with exit code 6.
 
 Example:
   crowndev wait notes '#31' --state enabled
@@ -165,6 +186,7 @@ export async function main(args: string[]): Promise<number> {
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "V", default: false },
+        timeout: { type: "string" },
         // tree
         root: { type: "string" },
         depth: { type: "string" },
@@ -175,7 +197,6 @@ export async function main(args: string[]): Promise<number> {
         // wait
         state: { type: "string" },
         gone: { type: "boolean" },
-        timeout: { type: "string" },
       },
       allowPositionals: true,
       strict: true,
@@ -220,6 +241,7 @@ export async function main(args: string[]): Promise<number> {
   const context: CommandContext = {
     socketDir,
     uid,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
     token: readEnv("CROWNMCP_TOKEN"),
     json: values.json,
     colours: palette(!values.json && useColour(Deno.stdout)),
@@ -240,7 +262,10 @@ export async function main(args: string[]): Promise<number> {
   };
   try {
     flagsOnly("tree", ["root", "depth", "from", "visible", "since", "max-bytes"]);
-    flagsOnly("wait", ["state", "gone", "timeout"]);
+    flagsOnly("wait", ["state", "gone"]);
+    if (command !== "wait" && values.timeout !== undefined) {
+      context.timeoutMs = parseWhole("--timeout", values.timeout, 1, MAX_TIMEOUT_MS);
+    }
     switch (command) {
       case "apps":
         arity(0, 0);
@@ -275,6 +300,9 @@ export async function main(args: string[]): Promise<number> {
           gone: values.gone,
           timeout: values.timeout,
         });
+        // The app answers when the condition holds or its timeout passes; a little more.
+        context.timeoutMs = (args.timeout_ms as number | undefined ?? DEFAULT_WAIT_MS) +
+          WAIT_GRACE_MS;
         return await waitCommand(context, app, args);
       }
       case "watch": {

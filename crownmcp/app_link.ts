@@ -13,6 +13,11 @@
  * proxy gives an agent's request whose id begins with the prefix another id on the way to
  * the app, so the two can never collide.
  *
+ * Nothing here waits on an app for long: connecting and the handshake share one deadline, and
+ * each of crownmcp's own requests has one. What a missed deadline shows is a `NoAnswerError`
+ * whose message says what went unanswered and for how long (`no answer to initialize within
+ * 5 s`), the words `list_apps` shows.
+ *
  * @module
  */
 
@@ -54,14 +59,33 @@ export interface AppLinkOptions {
   /** crownmcp's name and version in `initialize`. */
   name: string;
   version: string;
-  /** How long the handshake and crownmcp's own requests may take, in milliseconds. */
+  /** How long connecting and the handshake may take in all, in milliseconds. */
   timeoutMs: number;
+}
+
+/** An app did not answer in time: the message says what went unanswered and for how long. */
+export class NoAnswerError extends Error {
+  /** @param message what was seen, as `list_apps` shows it */
+  constructor(message: string) {
+    super(message);
+    this.name = "NoAnswerError";
+  }
+}
+
+/** `5 s`, `1.5 s`: a duration in milliseconds as messages give it. */
+export function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** What `NoAnswerError` says when `what` went unanswered for `ms`. */
+export function noAnswerTo(what: string, ms: number): string {
+  return `no answer to ${what} within ${seconds(ms)}`;
 }
 
 interface Waiting {
   resolve(result: Record<string, unknown>): void;
   reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -108,10 +132,32 @@ export class AppLink {
 
   /**
    * Connects to the app listening at `path`, sends the token line when there is a token, and
-   * makes the MCP handshake. Fails with the reason when the app refuses or answers nonsense.
+   * makes the MCP handshake, all within `options.timeoutMs`. Fails with the reason when the
+   * app refuses or answers nonsense, and with a `NoAnswerError` when it does not answer in
+   * time (a stopped process: its kernel still accepts the connection).
    */
   static async connect(path: string, options: AppLinkOptions): Promise<AppLink> {
-    const conn = await Deno.connect({ transport: "unix", path });
+    const deadline = performance.now() + options.timeoutMs;
+    const connecting = Deno.connect({ transport: "unix", path });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new NoAnswerError(`the socket took no connection within ${seconds(options.timeoutMs)}`),
+          ),
+        options.timeoutMs,
+      );
+    });
+    let conn: Deno.UnixConn;
+    try {
+      conn = await Promise.race([connecting, late]);
+    } catch (error) {
+      connecting.then((conn) => conn.close(), () => {}); // one that comes late is let go
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
     const link = new AppLink(conn);
     if (options.token !== undefined && options.token !== "") {
       link.send(encoder.encode(`TOKEN ${options.token}\n`));
@@ -121,7 +167,7 @@ export class AppLink {
         protocolVersion: LATEST_PROTOCOL_VERSION,
         capabilities: {},
         clientInfo: { name: options.name, version: options.version },
-      }, options.timeoutMs);
+      }, Math.max(1, deadline - performance.now()));
       const version = result.protocolVersion;
       if (typeof version !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
         throw new Error(`the app's protocol version is not supported: ${String(version)}`);
@@ -129,6 +175,10 @@ export class AppLink {
       link.send(encoder.encode(`{"jsonrpc":"2.0","method":"notifications/initialized"}\n`));
     } catch (error) {
       link.close();
+      // A deadline missed is said with the whole time the handshake had.
+      if (error instanceof NoAnswerError) {
+        throw new NoAnswerError(noAnswerTo("initialize", options.timeoutMs));
+      }
       throw error;
     }
     return link;
@@ -177,16 +227,20 @@ export class AppLink {
     this.#writing = false;
   }
 
-  /** Sends a request of crownmcp's own and resolves with its result. */
+  /**
+   * Sends a request of crownmcp's own and resolves with its result. Past `timeoutMs` it is
+   * cancelled and fails with a `NoAnswerError`; with `null` it waits as long as the
+   * connection lasts (a ping whose answer, however late, says the app answers again).
+   */
   request(
     method: string,
     params: Record<string, unknown> | undefined,
-    timeoutMs: number,
+    timeoutMs: number | null,
   ): Promise<Record<string, unknown>> {
     if (this.#closed) return Promise.reject(new Error(CONNECTION_CLOSED));
     const id = this.ownId();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = timeoutMs === null ? undefined : setTimeout(() => {
         this.#waiting.delete(id);
         this.send(encoder.encode(
           JSON.stringify({
@@ -195,7 +249,7 @@ export class AppLink {
             params: { requestId: id, reason: "Request timed out" },
           }) + "\n",
         ));
-        reject(new Error("Request timed out"));
+        reject(new NoAnswerError(noAnswerTo(method, timeoutMs)));
       }, timeoutMs);
       this.#waiting.set(id, { resolve, reject, timer });
       const message = params === undefined

@@ -35,6 +35,8 @@ export interface Forwarded {
   read: boolean;
   /** The count of changes of the selected app when it was sent. */
   change: number;
+  /** When it was sent (`performance.now()`): a silent app fails it once it has waited enough. */
+  sentAt: number;
   /** Gives up on the request after `FORWARD_TIMEOUT_MS`. */
   timer: ReturnType<typeof setTimeout>;
 }
@@ -66,9 +68,12 @@ const FORWARDED_METHODS = new Set([
 /** Forwarded methods whose params must carry a `uri` string. */
 const URI_METHODS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
 
-/** Notifications from the app that the agent can use: written to it as they came. */
+/**
+ * Notifications from the app that the agent can use: written to it as they came. (The app's
+ * `tools/list_changed` is not among them: crownmcp asks for the new list first, and tells
+ * the agent itself when what it sees changed.)
+ */
 const PASSED_ON_NOTIFICATIONS = new Set([
-  "notifications/tools/list_changed",
   "notifications/resources/list_changed",
   "notifications/resources/updated",
   "notifications/progress",

@@ -28,7 +28,9 @@ It offers two tools of its own, list_apps and select_app, and forwards everythin
 selected app offers (ui_tree, ui_query, ui_act, ..., the app's own tools and resources).
 With exactly one app running, that app is selected on its own. A socket directory or
 socket another user could have placed is never read from or connected to: crownmcp says
-why on standard error and in list_apps ("refused").
+why on standard error and in list_apps ("refused"). An app that does not answer (stopped
+with Ctrl+Z, or hung) is given 5 s, then shown in list_apps as "not_answering"; calls to
+it fail saying so until it answers again.
 
 Options:
   --socket-dir DIR   where apps' sockets are (default: $XDG_RUNTIME_DIR/crownui, or

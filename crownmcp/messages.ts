@@ -59,6 +59,18 @@ export function exitedMessage(exited: AppEntry, now: AppEntry | undefined): stri
     : `the app ${exited.app} exited; ${now.app} is selected now. Read ui_tree (or ui_query, ui_wait) before acting: ids and revisions of ${exited.app} mean nothing in ${now.app}, and ui_act is refused until ${now.app} has been read`;
 }
 
+/**
+ * The failure of a forwarded call to the selected app `app` while it does not answer (`seen`
+ * says how that showed): what crownmcp did with the call (`sent`: it had passed it on, and
+ * cancelled it), and how to go on.
+ */
+export function notAnsweringMessage(app: AppEntry, seen: string, sent: boolean): string {
+  const call = sent
+    ? "crownmcp cancelled this call, so it does not run when the app wakes up"
+    : "crownmcp did not pass this call on";
+  return `the app ${app.app} is not answering (${seen}): it may be stopped (Ctrl+Z; fg or kill -CONT ${app.pid} continues it) or hung. ${call}; ${app.app} stays selected: retry once list_apps no longer shows it as not_answering, or select_app another app`;
+}
+
 /** The refusal of `ui_act` before the app selected `now` has been read. */
 export function readFirstMessage(now: AppEntry): string {
   return `read ${now.app} first: the selected app changed since your last read, so ids and revisions you hold may belong to another app; call ui_tree (or ui_query, ui_wait), then act on what it returns`;

@@ -7,7 +7,19 @@
  */
 
 import { matchApp } from "../runtime/agent/discovery.ts";
-import type { CallToolResult, Tool } from "../runtime/agent/sdk.ts";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Server,
+  SubscribeRequestSchema,
+  type Tool,
+  UnsubscribeRequestSchema,
+} from "../runtime/agent/sdk.ts";
 import { PROXY_TOOL } from "../runtime/ui/tool_names.ts";
 import {
   couldNotConnectMessage,
@@ -49,7 +61,11 @@ export function withOwnTools(tools: unknown): { tools: Tool[] } {
   return { tools: [...OWN_TOOLS, ...theirs] };
 }
 
-/** `list_apps`: looks at the socket directory again and lists the apps (and any refused). */
+/**
+ * `list_apps`: looks at the socket directory again and lists the apps (and any refused). An
+ * app that did not answer carries `not_answering`, what was seen. It waits for an app being
+ * selected on its own only briefly (`settled()`), never for an app that does not answer.
+ */
 export async function listApps(selection: AppSelection): Promise<CallToolResult> {
   selection.takeScan(await selection.scanNow());
   const selected = selection.current?.entry.app;
@@ -58,11 +74,16 @@ export async function listApps(selection: AppSelection): Promise<CallToolResult>
   } else {
     selection.autoSelect();
   }
-  if (selection.connecting !== null) await selection.connecting;
-  const apps = selection.apps.map((app) => ({
-    ...app,
-    selected: app.app === selection.current?.entry.app,
-  }));
+  selection.current?.liveness.check(); // not waited for: the next list_apps has the verdict
+  await selection.settled();
+  const apps = selection.apps.map((app) => {
+    const notAnswering = selection.notAnswering(app);
+    return {
+      ...app,
+      selected: app.app === selection.current?.entry.app,
+      ...(notAnswering === undefined ? {} : { not_answering: notAnswering }),
+    };
+  });
   const refused = selection.refused;
   return toolText(JSON.stringify(refused.length === 0 ? { apps } : { apps, refused }));
 }
@@ -91,4 +112,31 @@ export async function selectApp(
   return toolText(
     JSON.stringify({ selected: match.app.app, name: match.app.name, pid: match.app.pid }),
   );
+}
+
+/**
+ * Makes `server` (the SDK's, on the agent's side) answer what crownmcp answers itself:
+ * `tools/list` (from what `selection` keeps: it never waits on the app, but for a first try to
+ * connect, briefly), `list_apps` and `select_app`. Forwarded requests never reach it; their
+ * handlers are registered so that the SDK refuses malformed ones as it always did.
+ */
+export function serveOwnRequests(server: Server, selection: AppSelection): void {
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await selection.settled();
+    const current = selection.current;
+    return current === null ? { tools: OWN_TOOLS } : withOwnTools(current.tools.list);
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    if (name === PROXY_TOOL.listApps) return await listApps(selection);
+    if (name === PROXY_TOOL.selectApp) return await selectApp(selection, args);
+    throw new McpError(ErrorCode.InternalError, `crownmcp forwards ${name} itself`);
+  });
+  const forwarded = () => {
+    throw new McpError(ErrorCode.InternalError, "crownmcp forwards this request itself");
+  };
+  server.setRequestHandler(ListResourcesRequestSchema, forwarded);
+  server.setRequestHandler(ReadResourceRequestSchema, forwarded);
+  server.setRequestHandler(SubscribeRequestSchema, forwarded);
+  server.setRequestHandler(UnsubscribeRequestSchema, forwarded);
 }

@@ -14,8 +14,10 @@
  * forwarded as the very lines that came in, never decoded and encoded again: crownmcp parses
  * each line once to read its method, id and the few fields it acts on (the tool's name, the
  * resource's uri, whether a read succeeded). The SDK's `Server` still answers what crownmcp
- * answers itself: `initialize`, `ping`, `tools/list` (its tools and the app's), `list_apps`,
- * `select_app`, and every line that is not a request it forwards.
+ * answers itself: `initialize`, `ping`, `tools/list` (its tools and the app's, as the app
+ * last listed them: it never waits on the app), `list_apps`, `select_app`, and every line
+ * that is not a request it forwards. A selected app that stops answering fails what waits
+ * for it (`liveness.ts`), and stays selected until it answers again.
  *
  * @module
  */
@@ -27,18 +29,8 @@ import {
   looksLikeResponse,
   parseErrorMessage,
 } from "../runtime/agent/line_transport.ts";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  Server,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "../runtime/agent/sdk.ts";
-import { BUILTIN_TOOL, PROXY_TOOL } from "../runtime/ui/tool_names.ts";
+import { ErrorCode, Server } from "../runtime/agent/sdk.ts";
+import { BUILTIN_TOOL } from "../runtime/ui/tool_names.ts";
 import type { Message, RequestId } from "./app_link.ts";
 import {
   type AgentRequest,
@@ -60,12 +52,14 @@ import {
   INSTRUCTIONS,
   NO_APP_FOR_REQUEST,
   NO_APP_FOR_TOOL,
+  notAnsweringMessage,
   plainMessage,
   readFirstMessage,
   TIMED_OUT,
   toolError,
 } from "./messages.ts";
-import { listApps, OWN_TOOLS, selectApp, withOwnTools } from "./own_tools.ts";
+import { serveOwnRequests } from "./own_tools.ts";
+import { Replies } from "./replies.ts";
 import { AppSelection, type Selection } from "./selection.ts";
 import { ServerSide } from "./server_side.ts";
 
@@ -91,6 +85,7 @@ const decoder = new TextDecoder();
 export class CrownProxy {
   readonly server: Server;
   #stdio: AgentStdio | null = null;
+  readonly #replies = new Replies((message) => this.#stdio?.writeMessage(message));
   #serverSide: ServerSide | null = null;
   readonly #apps: AppSelection;
   /** Ids of forwarded requests that wait for an app to be selected before they are sent. */
@@ -114,8 +109,12 @@ export class CrownProxy {
     this.#apps = new AppSelection(options, {
       connected: (selection) => this.#attach(selection),
       listsChanged: () => this.#notifyLists(),
+      toolsChanged: () => {
+        if (!this.#closed) this.server.sendToolListChanged().catch(() => {});
+      },
+      silent: (selection, seen) => this.#failSilent(selection, seen),
     });
-    this.#handle();
+    serveOwnRequests(this.server, this.#apps);
   }
 
   /** The app selected now, if any. */
@@ -214,20 +213,20 @@ export class CrownProxy {
       const exited = this.#apps.exited;
       if (exited !== null) {
         const result = await this.#apps.exitedError(exited);
-        if (!this.#heldCancelled.has(id)) this.#reply(id, result);
+        if (!this.#heldCancelled.has(id)) this.#replies.result(id, result);
         return;
       }
       upstream = await this.#apps.upstream();
       if (upstream === null) {
-        if (!this.#heldCancelled.has(id)) this.#reply(id, toolError(NO_APP_FOR_TOOL));
+        if (!this.#heldCancelled.has(id)) this.#replies.result(id, toolError(NO_APP_FOR_TOOL));
         return;
       }
     } else {
       upstream = await this.#apps.upstream();
       if (upstream === null) {
         if (this.#heldCancelled.has(id)) return;
-        if (method === "resources/list") this.#reply(id, { resources: [] });
-        else this.#replyError(id, new McpError(ErrorCode.InvalidRequest, NO_APP_FOR_REQUEST));
+        if (method === "resources/list") this.#replies.result(id, { resources: [] });
+        else this.#replies.error(id, ErrorCode.InvalidRequest, NO_APP_FOR_REQUEST);
         return;
       }
     }
@@ -238,7 +237,14 @@ export class CrownProxy {
   #send(selection: Selection, request: AgentRequest, line: Uint8Array): void {
     const id = request.id;
     if (calledTool(request) === BUILTIN_TOOL.act && !this.#apps.mayAct) {
-      this.#reply(id, toolError(readFirstMessage(selection.entry)));
+      this.#replies.result(id, toolError(readFirstMessage(selection.entry)));
+      return;
+    }
+    const seen = selection.liveness.seen;
+    if (seen !== null) {
+      // Never sent: it would run whenever the app wakes up, long after the agent gave up.
+      const message = notAnsweringMessage(selection.entry, seen, false);
+      this.#replies.failed(request.method === "tools/call", id, message, ErrorCode.RequestTimeout);
       return;
     }
     if (pendingEntry(selection.pending, id) !== undefined) {
@@ -252,7 +258,14 @@ export class CrownProxy {
     const own = hasOwnPrefix(id);
     const sentId = own ? selection.link.ownId() : id;
     const timer = setTimeout(() => this.#timedOut(selection, sentId), FORWARD_TIMEOUT_MS);
-    selection.pending.set(sentId, { agentId: id, tool, read, change: this.#apps.changes, timer });
+    selection.pending.set(sentId, {
+      agentId: id,
+      tool,
+      read,
+      change: this.#apps.changes,
+      sentAt: performance.now(),
+      timer,
+    });
     selection.link.send(own ? requestWithId(request, sentId) : line);
   }
 
@@ -290,7 +303,10 @@ export class CrownProxy {
     }
     if (entry.tool && result === undefined) {
       // As a tool error with the plain message, as the agent always got it.
-      this.#reply(entry.agentId, toolError(plainMessage(String(message.error?.message ?? ""))));
+      this.#replies.result(
+        entry.agentId,
+        toolError(plainMessage(String(message.error?.message ?? ""))),
+      );
     } else if (entry.agentId !== id) {
       this.#stdio?.writeMessage({ ...message, id: entry.agentId });
     } else {
@@ -303,12 +319,23 @@ export class CrownProxy {
     if (entry === undefined) return;
     selection.pending.delete(sentId);
     selection.link.send(cancellation(sentId, TIMED_OUT));
-    if (entry.tool) this.#reply(entry.agentId, toolError(TIMED_OUT));
-    else {
-      this.#replyError(
-        entry.agentId,
-        new McpError(ErrorCode.RequestTimeout, TIMED_OUT, { timeout: FORWARD_TIMEOUT_MS }),
-      );
+    this.#replies.failed(entry.tool, entry.agentId, TIMED_OUT, ErrorCode.RequestTimeout, {
+      timeout: FORWARD_TIMEOUT_MS,
+    });
+  }
+
+  /**
+   * The selected app does not answer: what waits for it is cancelled toward it (so that none
+   * of it runs when it wakes up) and fails with what was seen.
+   */
+  #failSilent(selection: Selection, seen: string): void {
+    const pending = [...selection.pending];
+    selection.pending.clear();
+    for (const [sentId, entry] of pending) {
+      clearTimeout(entry.timer);
+      selection.link.send(cancellation(sentId, seen));
+      const message = notAnsweringMessage(selection.entry, seen, true);
+      this.#replies.failed(entry.tool, entry.agentId, message, ErrorCode.RequestTimeout);
     }
   }
 
@@ -319,70 +346,29 @@ export class CrownProxy {
     for (const entry of pending) {
       clearTimeout(entry.timer);
       const exited = this.#apps.exited;
-      if (!entry.tool) {
-        this.#replyError(
-          entry.agentId,
-          new McpError(ErrorCode.ConnectionClosed, CONNECTION_CLOSED),
+      if (entry.tool && exited !== null && exited.app === selection.entry.app) {
+        this.#apps.exitedError(exited).then((result) =>
+          this.#replies.result(entry.agentId, result)
         );
-      } else if (exited !== null && exited.app === selection.entry.app) {
-        this.#apps.exitedError(exited).then((result) => this.#reply(entry.agentId, result));
       } else {
-        this.#reply(entry.agentId, toolError(CONNECTION_CLOSED));
+        this.#replies.failed(
+          entry.tool,
+          entry.agentId,
+          CONNECTION_CLOSED,
+          ErrorCode.ConnectionClosed,
+        );
       }
     }
   }
 
-  /** A notification from the app: the ones the agent can use are written to it as they came. */
+  /**
+   * A notification from the app: the ones the agent can use are written to it as they came;
+   * a change of its tools is asked for first (the agent hears of it once crownmcp has it).
+   */
   #appNotified(selection: Selection, method: string, line: Uint8Array): void {
     if (this.#apps.current !== selection || this.#closed) return;
-    if (passesOn(method)) this.#stdio?.write(line);
-  }
-
-  #reply(id: RequestId, result: object): void {
-    this.#stdio?.writeMessage({ jsonrpc: "2.0", id, result });
-  }
-
-  /** Answers with a JSON-RPC error, as the SDK's server answers an error its handler threw. */
-  #replyError(id: RequestId, failure: McpError): void {
-    this.#stdio?.writeMessage({
-      jsonrpc: "2.0",
-      id,
-      error: {
-        code: failure.code,
-        message: failure.message,
-        ...(failure.data !== undefined ? { data: failure.data } : {}),
-      },
-    });
-  }
-
-  /** The SDK's server handles crownmcp's own requests; forwarded ones never reach it. */
-  #handle(): void {
-    const server = this.server;
-    server.setRequestHandler(ListToolsRequestSchema, async () => {
-      const upstream = await this.#apps.upstream();
-      if (upstream === null) return { tools: OWN_TOOLS };
-      try {
-        const { tools } = await upstream.link.request("tools/list", undefined, FORWARD_TIMEOUT_MS);
-        return withOwnTools(tools);
-      } catch {
-        return { tools: OWN_TOOLS };
-      }
-    });
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const { name, arguments: args } = request.params;
-      if (name === PROXY_TOOL.listApps) return await listApps(this.#apps);
-      if (name === PROXY_TOOL.selectApp) return await selectApp(this.#apps, args);
-      throw new McpError(ErrorCode.InternalError, `crownmcp forwards ${name} itself`);
-    });
-    // Forwarded requests never get here: isForwarded() takes every one the SDK would accept.
-    // The handlers are registered so the SDK refuses malformed ones as it always did.
-    const forwarded = () => {
-      throw new McpError(ErrorCode.InternalError, "crownmcp forwards this request itself");
-    };
-    server.setRequestHandler(ListResourcesRequestSchema, forwarded);
-    server.setRequestHandler(ReadResourceRequestSchema, forwarded);
-    server.setRequestHandler(SubscribeRequestSchema, forwarded);
-    server.setRequestHandler(UnsubscribeRequestSchema, forwarded);
+    if (method === "notifications/tools/list_changed") this.#apps.toolsChanged(selection);
+    else if (passesOn(method)) this.#stdio?.write(line);
   }
 
   /** Stops watching and disconnects from the app. */

@@ -13,6 +13,13 @@
  * app exits, it is kept as `exited` until the first forwarded call after that has failed with
  * a message naming it.
  *
+ * No app can hold crownmcp up. Connecting, the handshake and the first tool list share a
+ * deadline of `CONNECT_DEADLINE_MS`; an app that misses it is not selected on its own, is
+ * tried again until it answers (`unanswered.ts`), and `list_apps` shows what was seen. What
+ * crownmcp answers itself waits for a first try to connect at most `SETTLE_MS`, and never
+ * for a try again. The selected app's tools are kept with it (`app_tools.ts`), and whether
+ * it still answers is watched (`liveness.ts`).
+ *
  * @module
  */
 
@@ -24,10 +31,24 @@ import {
   watchApps,
 } from "../runtime/agent/discovery.ts";
 import type { CallToolResult } from "../runtime/agent/sdk.ts";
-import { AppLink, type RequestId } from "./app_link.ts";
-import { FORWARD_TIMEOUT_MS, type Forwarded } from "./forwarding.ts";
+import { AppLink, NoAnswerError, type RequestId } from "./app_link.ts";
+import { AppTools } from "./app_tools.ts";
+import type { Forwarded } from "./forwarding.ts";
+import { Liveness } from "./liveness.ts";
 import { couldNotConnectMessage, exitedMessage, toolError } from "./messages.ts";
 import type { ProxyOptions } from "./proxy.ts";
+import { Unanswered } from "./unanswered.ts";
+
+/** How long connecting to an app, its handshake and its first tool list may take, in ms. */
+export const CONNECT_DEADLINE_MS = 5_000;
+
+/**
+ * How long crownmcp's own answers (`tools/list`, `list_apps`) wait for an app being
+ * connected on its own, in milliseconds: long enough for a healthy app's first handshake
+ * (about 0.1 s on a quiet machine: it loads its MCP code then), short enough that a stopped
+ * or hung one costs little.
+ */
+export const SETTLE_MS = 750;
 
 /** The app selected now: its entry, its link and what was forwarded to it. */
 export interface Selection {
@@ -37,6 +58,10 @@ export interface Selection {
   link: AppLink;
   /** Forwarded requests waiting for the app's answer, by the id they were sent with. */
   pending: Map<RequestId, Forwarded>;
+  /** The app's tools as it last listed them. */
+  tools: AppTools;
+  /** Whether the app answers. */
+  liveness: Liveness;
 }
 
 /** What the proxy does when the selection changes. */
@@ -45,6 +70,10 @@ export interface SelectionHooks {
   connected(selection: Selection): void;
   /** The tools and resources the agent sees changed. */
   listsChanged(): void;
+  /** The selected app's tools changed (`Selection.tools` holds the new list). */
+  toolsChanged(): void;
+  /** The selected app stopped answering (`seen` says how that showed). */
+  silent(selection: Selection, seen: string): void;
 }
 
 /** The running apps, the one selected, and the read-before-act rule. */
@@ -55,6 +84,10 @@ export class AppSelection {
   current: Selection | null = null;
   /** Settles once connecting to an app selected on its own has ended. */
   connecting: Promise<void> | null = null;
+  /** Whether `connecting` tries again an app that did not answer: then nothing waits for it. */
+  #connectingAgain = false;
+  /** Until when (`performance.now()`) crownmcp's own answers wait for `connecting`. */
+  #settleBy = 0;
   /** Set when the selected app exited; the next forwarded call fails and clears it. */
   exited: AppEntry | null = null;
   /** Whether the socket directory has been read once. */
@@ -69,6 +102,8 @@ export class AppSelection {
   /** Settles once the socket directory has been read the first time. */
   #firstScan: Promise<void> = Promise.resolve();
   #scanned: () => void = () => {};
+  /** Apps that did not answer when last tried. */
+  readonly #unanswered: Unanswered;
   /** Counts changes of the selected app; `ui_act` needs a read made since the last one. */
   #changes = 0;
   /** The value of `#changes` when the selected app was last read; -1 before any read. */
@@ -78,11 +113,22 @@ export class AppSelection {
   constructor(options: ProxyOptions, hooks: SelectionHooks) {
     this.#options = options;
     this.#hooks = hooks;
+    this.#unanswered = new Unanswered(options.log, () => this.autoSelect());
   }
 
   /** What the last look at the socket directory refused, as `"<path>: <reason>"`. */
   get refused(): string[] {
     return this.#refused;
+  }
+
+  /**
+   * What showed that `app` does not answer (`no answer to initialize within 5 s`), or
+   * undefined when nothing did.
+   */
+  notAnswering(app: AppEntry): string | undefined {
+    const current = this.current;
+    if (current?.entry.app === app.app) return current.liveness.seen ?? undefined;
+    return this.#unanswered.seen(app);
   }
 
   /** Counts changes of the selected app; a read is tagged with the count when it is sent. */
@@ -127,6 +173,7 @@ export class AppSelection {
   /** Takes in a look at the socket directory; logs each new refusal once. */
   takeScan(scan: AppScan): void {
     this.apps = scan.apps;
+    this.#unanswered.prune(scan.apps);
     this.#refused = scan.refused;
     for (const refused of scan.refused) {
       if (!this.#loggedRefusals.has(refused)) this.#options.log(`refused ${refused}`);
@@ -145,29 +192,79 @@ export class AppSelection {
     this.autoSelect();
   }
 
-  /** Selects the one running app when there is exactly one and none is selected. */
+  /**
+   * Selects the one running app when there is exactly one and none is selected, unless it
+   * did not answer lately: then it is tried again when its time comes.
+   */
   autoSelect(): void {
     if (this.current !== null || this.connecting !== null || this.apps.length !== 1) return;
     const only = this.apps[0]!;
+    if (this.#unanswered.waiting(only)) return;
+    this.#connectingAgain = this.#unanswered.seen(only) !== undefined;
+    this.#settleBy = performance.now() + SETTLE_MS;
     this.connecting = this.select(only)
-      .catch((e) => this.#options.log(couldNotConnectMessage(only.app, e)))
+      .catch((e) => {
+        if (!(e instanceof NoAnswerError)) this.#options.log(couldNotConnectMessage(only.app, e));
+      })
       .finally(() => (this.connecting = null));
   }
 
-  /** Connects to `entry` and selects it; an app that refuses leaves things as they were. */
+  /**
+   * Waits until the first look at the directory is done and a first try to connect to an
+   * app selected on its own has ended, or `SETTLE_MS` since that try began: what crownmcp
+   * answers itself never waits longer on an app, nor on a try again.
+   */
+  async settled(): Promise<void> {
+    await this.#firstScan;
+    const connecting = this.connecting;
+    const left = this.#settleBy - performance.now();
+    if (connecting === null || this.#connectingAgain || left <= 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([connecting, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Connects to `entry` and selects it; an app that refuses, or does not answer within
+   * `CONNECT_DEADLINE_MS`, leaves things as they were.
+   */
   async select(entry: AppEntry): Promise<void> {
     if (this.current?.entry.app === entry.app) return;
     // Checked again right before connecting: the directory may have changed since it was read.
     checkAppSocket(entry, this.#options.uid);
     // Connect before letting the selected app go: an app that refuses leaves things as they were.
-    const link = await AppLink.connect(entry.socket, {
-      token: this.#options.token,
-      name: "crownmcp",
-      version: this.#options.version,
-      timeoutMs: FORWARD_TIMEOUT_MS,
-    });
+    let link: AppLink | undefined;
+    let tools: AppTools;
+    try {
+      const deadline = performance.now() + CONNECT_DEADLINE_MS;
+      link = await AppLink.connect(entry.socket, {
+        token: this.#options.token,
+        name: "crownmcp",
+        version: this.#options.version,
+        timeoutMs: CONNECT_DEADLINE_MS,
+      });
+      tools = await AppTools.fetch(link, Math.max(1, deadline - performance.now()));
+    } catch (error) {
+      link?.close();
+      if (error instanceof NoAnswerError) this.#unanswered.add(entry, error.message);
+      throw error;
+    }
+    this.#unanswered.answered(entry);
     this.drop();
-    const selection: Selection = { entry, link, pending: new Map() };
+    const selection: Selection = {
+      entry,
+      link,
+      pending: new Map(),
+      tools,
+      liveness: new Liveness(link, {
+        oldestPending: () => oldestSent(selection.pending),
+        silent: (seen) => {
+          this.#options.log(`${entry.app} is not answering: ${seen}`);
+          this.#hooks.silent(selection, seen);
+        },
+        answering: () => this.#options.log(`${entry.app} answers again`),
+      }),
+    };
     this.current = selection;
     this.#hooks.connected(selection);
     this.#changes++;
@@ -175,10 +272,17 @@ export class AppSelection {
     this.#hooks.listsChanged();
   }
 
+  /** The app said its tools changed: the agent is told once crownmcp has the new list. */
+  async toolsChanged(selection: Selection): Promise<void> {
+    const changed = await selection.tools.changed(selection.link);
+    if (changed && this.current === selection) this.#hooks.toolsChanged();
+  }
+
   /** Lets the selected app go, if any. */
   drop(): void {
     const selection = this.current;
     this.current = null;
+    selection?.liveness.stop();
     selection?.link.close();
   }
 
@@ -194,10 +298,13 @@ export class AppSelection {
     this.autoSelect();
   }
 
-  /** The app to forward to, once the first look and any connecting have settled. */
+  /**
+   * The app to forward to, once the first look and a first try to connect have settled (a
+   * try again of an app that did not answer is not waited for).
+   */
   async upstream(): Promise<Selection | null> {
     await this.#firstScan;
-    if (this.connecting !== null) await this.connecting;
+    if (this.connecting !== null && !this.#connectingAgain) await this.connecting;
     return this.current;
   }
 
@@ -211,6 +318,16 @@ export class AppSelection {
   /** Stops watching and lets the selected app go. */
   stop(): void {
     this.#stopWatching?.();
+    this.#unanswered.stop();
     this.drop();
   }
+}
+
+/** When the oldest of `pending` was sent, or null when none waits. */
+function oldestSent(pending: Map<RequestId, Forwarded>): number | null {
+  let oldest: number | null = null;
+  for (const entry of pending.values()) {
+    if (oldest === null || entry.sentAt < oldest) oldest = entry.sentAt;
+  }
+  return oldest;
 }

@@ -9,13 +9,28 @@ import * as net from "node:net";
 import { LineTransport } from "./line_transport.ts";
 import { Client as SdkClient } from "./sdk.ts";
 
-/** Opens a socket to an app; sends `TOKEN <token>` first when a token is given. */
-export function openAppSocket(path: string, token?: string): Promise<net.Socket> {
+/**
+ * Opens a socket to an app; sends `TOKEN <token>` first when a token is given. With
+ * `timeoutMs`, fails when the connection is not made in that time.
+ */
+export function openAppSocket(
+  path: string,
+  token?: string,
+  timeoutMs?: number,
+): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.createConnection(path);
-    socket.once("error", reject);
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the socket took no connection within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     socket.once("connect", () => {
-      socket.off("error", reject);
+      clearTimeout(timer);
+      socket.removeAllListeners("error");
       if (token !== undefined && token !== "") socket.write(`TOKEN ${token}\n`);
       resolve(socket);
     });
@@ -37,6 +52,8 @@ export interface ConnectOptions {
   name?: string;
   /** The client's version in `initialize`; `0.1.0` by default. */
   version?: string;
+  /** How long connecting and `initialize` may each take, in milliseconds (no limit by default). */
+  timeoutMs?: number;
 }
 
 /** The MCP SDK's client, as `connectToApp` returns it: connected to one app. */
@@ -44,11 +61,13 @@ export type Client = SdkClient;
 
 /** Connects an MCP client to the app listening at `path`. */
 export async function connectToApp(path: string, options: ConnectOptions = {}): Promise<Client> {
-  const socket = await openAppSocket(path, options.token);
+  const socket = await openAppSocket(path, options.token, options.timeoutMs);
   const client = new SdkClient(
     { name: options.name ?? "crownui-client", version: options.version ?? "0.1.0" },
     { capabilities: {} },
   );
-  await client.connect(new LineTransport(socket, undefined, CLIENT_MAX_LINE_BYTES));
+  const transport = new LineTransport(socket, undefined, CLIENT_MAX_LINE_BYTES);
+  const timeout = options.timeoutMs;
+  await client.connect(transport, timeout === undefined ? undefined : { timeout });
   return client;
 }

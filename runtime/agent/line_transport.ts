@@ -13,7 +13,9 @@
  * one per turn of the event loop (so other connections' requests interleave with a burst),
  * the rest wait, and reading stops while 1 MiB of them wait. The window counts requests, not
  * ids: a request whose id is still in use by an earlier one is answered with -32600 at once,
- * and a cancelled request keeps its place until the work it started has ended.
+ * and a cancelled request keeps its place until the work it started has ended. A `ping` is
+ * answered by the transport itself, at once and outside the window, so that a peer can tell
+ * an app busy with its requests from one that has stopped.
  *
  * Used on both sides: the app's server and the clients (`crownmcp`, `crowndev`, tests).
  *
@@ -280,6 +282,13 @@ export class LineTransport implements Transport {
       // Two requests with one id cannot both be answered (nor cancelled) apart, and counting
       // them once would let a peer past the window: refuse the second.
       this.#write(idInUseMessage(message.id)).catch(() => {});
+      return;
+    }
+    if (request && message.method === "ping") {
+      // Answered here, ahead of whatever waits: a peer pings to tell a busy app (whose
+      // window is full of long waits) from a stopped one, and the answer costs nothing.
+      this.#write({ jsonrpc: "2.0", id: message.id, result: {} } as JSONRPCMessage)
+        .catch(() => {});
       return;
     }
     const waits = this.#next < this.#waiting.length ||

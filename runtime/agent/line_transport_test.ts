@@ -287,7 +287,8 @@ function reader(client: net.Socket) {
   };
 }
 
-const request = (id: number, method = "ping") => ({ jsonrpc: "2.0", id, method });
+// Not "ping": the transport answers a ping itself, and hands on none.
+const request = (id: number, method = "tools/list") => ({ jsonrpc: "2.0", id, method });
 const cancelled = (requestId: number) => ({
   jsonrpc: "2.0",
   method: "notifications/cancelled",
@@ -393,6 +394,25 @@ Deno.test("LineTransport over a real socket", async (t) => {
     );
 
     await t.step(
+      "LineTransport answers a ping itself, at once, even behind a full window",
+      async () => {
+        const { client, transport, received } = await collecting(pair);
+        const read = reader(client);
+        const lines = Array.from(
+          { length: MAX_PENDING_REQUESTS + 5 },
+          (_, i) => JSON.stringify(request(i + 1)),
+        );
+        client.write(lines.join("\n") + "\n");
+        await eventually(() => received.length === MAX_PENDING_REQUESTS, "a full window");
+        client.write(JSON.stringify(request(1000, "ping")) + "\n");
+        assert.deepEqual(await read.message(1), { jsonrpc: "2.0", id: 1000, result: {} });
+        assert.equal(received.length, MAX_PENDING_REQUESTS, "the window is still full");
+        assert.ok(!received.some((message) => (message as { id?: unknown }).id === 1000));
+        await transport.close();
+      },
+    );
+
+    await t.step(
       "LineTransport frees a cancelled request's place (it is never answered)",
       async () => {
         const { client, transport, received } = await collecting(pair);
@@ -482,7 +502,7 @@ Deno.test("LineTransport over a real socket", async (t) => {
       const received: JSONRPCMessage[] = [];
       transport.onmessage = (message) => received.push(message);
       await transport.start();
-      client.write('"id":2,"method":"ping"}\n');
+      client.write('"id":2,"method":"tools/list"}\n');
       await eventually(() => received.length === 2, "both requests");
       assert.deepEqual(received, [request(1), request(2)]);
       await transport.close();

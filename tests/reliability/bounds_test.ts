@@ -272,8 +272,10 @@ Deno.test("bounds: a cancelled request keeps its place in the window until its w
     await client.sendLines([callLine(blocking, "block", { ms: 4000 })]);
     await process.waitFor(new RegExp(`^${BLOCK_STARTED}$`));
     // Cancel it, then fill the rest of the window with reads of the inspect snapshot, which
-    // wait for the busy UI thread too, and send a ping after them. The cancelled call still
-    // runs, so it still counts: the ping must wait until it has ended.
+    // wait for the busy UI thread too, and send a tools/list (answered at once when it gets
+    // its turn) after them. The cancelled call still runs, so it still counts: the tools/list
+    // must wait until it has ended. A ping, answered by the transport itself, does not wait:
+    // it tells a peer that the app is busy, not stopped.
     const reads = Array.from(
       { length: MAX_PENDING_REQUESTS - 1 },
       (_, i) =>
@@ -285,17 +287,20 @@ Deno.test("bounds: a cancelled request keeps its place in the window until its w
         }),
     );
     const last = blocking + MAX_PENDING_REQUESTS;
+    const ping = last + 1;
     await client.sendLines([
       `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${blocking}}}`,
       ...reads,
-      JSON.stringify({ jsonrpc: "2.0", id: last, method: "ping" }),
+      JSON.stringify({ jsonrpc: "2.0", id: last, method: "tools/list" }),
+      JSON.stringify({ jsonrpc: "2.0", id: ping, method: "ping" }),
     ]);
-    await pause(500); // time for the ping to be answered, were it let through
+    assert.deepEqual((await client.answer(ping)).result, {});
+    await pause(500); // time for the tools/list to be answered, were it let through
     assert.ok(
       !process.lines.includes(BLOCK_ENDED),
       "the blocking call ended too soon for this test to tell",
     );
-    assert.equal(client.answersTo(last).length, 0, "the ping went past the window");
+    assert.equal(client.answersTo(last).length, 0, "the tools/list went past the window");
     await process.waitFor(new RegExp(`^${BLOCK_ENDED}$`));
     await client.answer(last);
     assert.equal(client.answersTo(blocking).length, 0, "the cancelled call was answered");
