@@ -8,7 +8,9 @@
  *
  * Run it in a terminal: `deno task demo`, or `deno task demo -- my-notes.json` to load the
  * notes from that file and save every change to it (the title being typed too), so nothing
- * typed is lost between runs.
+ * typed is lost between runs. The file is a `DurableFile`: one app at a time has it open,
+ * and each save is written whole with the file's own mode. A save that fails is shown in
+ * the window and told to the agent whose tool call made the change.
  *
  * The module also keeps the agents page's example, line for line: `notes`, a count of notes
  * and the `note_count` tool.
@@ -28,6 +30,7 @@ import {
   type Component,
   component,
   dialog,
+  DurableFile,
   list,
   menu,
   menuItem,
@@ -74,7 +77,10 @@ export interface NotesFile {
 export interface NotesAppOptions {
   /** The notes to start with (from the file). */
   initial?: NotesFile;
-  /** Called with the notes and the draft after each change that touched them. */
+  /**
+   * Called with the notes and the draft after each change that touched them; throws when
+   * the save failed, which the app shows (and tells the agent whose tool made the change).
+   */
   save?: (state: NotesFile) => void;
 }
 
@@ -104,6 +110,8 @@ export function notesApp(options: NotesAppOptions = {}): Component {
     );
     const draft = cx.signal(initial.draft, { name: "title being typed" });
     const settingsOpen = cx.signal(false, { name: "settings open" });
+    /** Why the last save failed; empty once a save worked. */
+    const saveProblem = cx.signal("", { name: "save problem" });
     const password = cx.secret("", { name: "sync password" });
     const lastSync = cx.signal("Not synced yet", { name: "last sync" });
 
@@ -121,18 +129,39 @@ export function notesApp(options: NotesAppOptions = {}): Component {
       return { count: list.length, done: list.filter((note) => note.done.get()).length };
     };
 
-    if (options.save !== undefined) {
-      const save = options.save;
-      let first = true;
-      cx.effect(() => {
-        const state: NotesFile = {
-          notes: notes.get().map((note) => ({ title: note.title, done: note.done.get() })),
-          draft: draft.get(),
-        };
-        if (first) first = false; // what was just loaded needs no saving
-        else save(state);
-      });
-    }
+    const currentState = (): NotesFile => ({
+      notes: notes.get().map((note) => ({ title: note.title, done: note.done.get() })),
+      draft: draft.get(),
+    });
+    // What is on disk; what was just loaded needs no saving.
+    let saved = JSON.stringify(initial);
+    /** Saves what changed since the last save that worked; returns why it failed, if it did. */
+    const persist = (): string | null => {
+      const state = currentState();
+      const json = JSON.stringify(state);
+      if (options.save === undefined || json === saved) return null;
+      try {
+        options.save(state);
+      } catch (error) {
+        const why = (error as Error).message;
+        saveProblem.set(`Not saved: ${why}`);
+        return why;
+      }
+      saved = json;
+      saveProblem.set("");
+      return null;
+    };
+    // Every change is saved at the next frame (the title being typed too); a tool that changes
+    // the notes saves at once, so its answer can say whether the save worked.
+    cx.effect(() => void persist());
+    const savedOrThrow = (what: string) => {
+      const why = persist();
+      if (why !== null) {
+        throw new Error(
+          `${what} but not saved: ${why}; it stays in the app, and the next change saves again`,
+        );
+      }
+    };
 
     cx.tool({
       name: "note_count",
@@ -150,6 +179,7 @@ export function notesApp(options: NotesAppOptions = {}): Component {
       }),
       run: (_rt, { title }) => {
         addNote(title);
+        savedOrThrow("the note was added");
         return counts();
       },
     });
@@ -162,6 +192,7 @@ export function notesApp(options: NotesAppOptions = {}): Component {
         const note = notes.get().find((candidate) => candidate.title === title);
         if (note === undefined) throw new Error(`no note titled ${JSON.stringify(title)}`);
         deleteNote(note.id);
+        savedOrThrow("the note was deleted");
         return counts();
       },
     });
@@ -233,21 +264,17 @@ export function notesApp(options: NotesAppOptions = {}): Component {
         const { count, done } = counts();
         return `${count} ${count === 1 ? "note" : "notes"}, ${done} done`;
       })),
+      show(bind(() => saveProblem.get() !== ""), () => text(saveProblem)),
       scrollView(list(notes, noteRow, (note) => note.id)).label("Notes"),
       show(settingsOpen, settings),
     ).padding(1);
   });
 }
 
-/** Reads a notes file; a missing file is an empty one. Throws when it is not a notes file. */
-export function loadNotesFile(path: string): NotesFile {
-  let textContent: string;
-  try {
-    textContent = Deno.readTextFileSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { notes: [], draft: "" };
-    throw error;
-  }
+/** Reads notes from their file; no file yet is no notes. Throws when it is not a notes file. */
+export function loadNotesFile(file: DurableFile): NotesFile {
+  const textContent = file.readText();
+  if (textContent === null) return { notes: [], draft: "" };
   const data = JSON.parse(textContent) as Partial<NotesFile> | null;
   const valid = typeof data === "object" && data !== null && Array.isArray(data.notes) &&
     data.notes.every((note) => typeof note?.title === "string" && typeof note.done === "boolean");
@@ -259,16 +286,15 @@ export function loadNotesFile(path: string): NotesFile {
   return { notes: data.notes!, draft: typeof data.draft === "string" ? data.draft : "" };
 }
 
-/** Writes a notes file whole: to a file beside it first, then renamed over it. */
-export function saveNotesFile(path: string, state: NotesFile): void {
-  const temporary = `${path}.saving`;
-  Deno.writeTextFileSync(temporary, JSON.stringify(state, null, 2) + "\n");
-  Deno.renameSync(temporary, path);
+/** Writes the notes to their file, whole (see `DurableFile.write`); throws when that fails. */
+export function saveNotesFile(file: DurableFile, state: NotesFile): void {
+  file.write(JSON.stringify(state, null, 2) + "\n");
 }
 
 const USAGE = `Usage: deno task demo [-- NOTES.json]
 
-Runs the Notes app. With a file, notes load from it and every change is saved to it.`;
+Runs the Notes app. With a file, notes load from it and every change is saved to it; one
+Notes app at a time may have a file open.`;
 
 if (import.meta.main) {
   const { positionals, values } = parseArgs({
@@ -280,20 +306,43 @@ if (import.meta.main) {
     console.log(USAGE);
     Deno.exit(values.help ? 0 : 2);
   }
-  const file = positionals[0];
+  const path = positionals[0];
+  let file: DurableFile | undefined;
   let initial: NotesFile | undefined;
-  if (file !== undefined) {
+  if (path !== undefined) {
     try {
+      // Another Notes app on the same file is refused, not raced: each would save over the
+      // other's changes.
+      file = DurableFile.open(path, { app: "Notes" });
       initial = loadNotesFile(file);
     } catch (error) {
       // Refuse to start rather than save an empty list over notes we could not read.
-      console.error(`Notes: cannot read ${file}: ${(error as Error).message}`);
+      console.error(`Notes: ${(error as Error).message}`);
       Deno.exit(1);
     }
   }
-  const save = file === undefined ? undefined : (state: NotesFile) => saveNotesFile(file, state);
+  /** What the last save that failed meant to write; undefined once a save worked. */
+  let unsaved: NotesFile | undefined;
+  const save = file === undefined ? undefined : (state: NotesFile) => {
+    unsaved = state;
+    saveNotesFile(file, state);
+    unsaved = undefined;
+  };
   await run(
     notesApp({ ...(initial && { initial }), ...(save && { save }) }),
     new AppConfig("Notes").mcp(true),
   );
+  if (file !== undefined && unsaved !== undefined) {
+    // The app quit with changes a save could not keep: one more try, then give them to the
+    // person rather than lose them.
+    try {
+      saveNotesFile(file, unsaved);
+    } catch (error) {
+      console.error(`Notes: your last changes were not saved: ${(error as Error).message}`);
+      console.error(JSON.stringify(unsaved, null, 2));
+      file.close();
+      Deno.exit(1);
+    }
+  }
+  file?.close();
 }

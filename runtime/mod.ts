@@ -71,6 +71,12 @@ export type { Renderer, RenderSource } from "./app/renderer.ts";
 export { HeadlessRenderer } from "./render/headless.ts";
 export { chooseRenderer, run } from "./run.ts";
 export { type InspectSnapshot, inspectSnapshot, type SignalSnapshot } from "./app/inspect.ts";
+export {
+  DurableFile,
+  type DurableFileOptions,
+  FileInUseError,
+  type LockHolder,
+} from "./app/durable_file.ts";
 
 // Actions and keybinds.
 export {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { render, type TestApp } from "../runtime/testing.ts";
+import { DurableFile } from "../runtime/mod.ts";
 import { loadNotesFile, notesApp, type NotesFile, saveNotesFile } from "../examples/notes.ts";
 
 const TWO_NOTES: NotesFile = {
@@ -155,38 +156,72 @@ Deno.test("Notes app: the settings dialog, its secure field and its own tools", 
 
 Deno.test("Notes app: every change is saved, and a saved file loads back", async () => {
   const directory = await Deno.makeTempDir({ prefix: "crownui-notes-test-" });
-  const path = `${directory}/notes.json`;
   try {
-    assert.deepEqual(loadNotesFile(path), { notes: [], draft: "" }, "a missing file is empty");
+    using file = DurableFile.open(`${directory}/notes.json`, { app: "Notes" });
+    assert.deepEqual(loadNotesFile(file), { notes: [], draft: "" }, "a missing file is empty");
     let saves = 0;
     const save = (state: NotesFile) => {
       saves++;
-      saveNotesFile(path, state);
+      saveNotesFile(file, state);
     };
     const first = await render(notesApp({ save }), { title: "Notes" });
     assert.equal(saves, 0, "nothing is written before anything changes");
     await first.callTool("add_note", { title: "Keep me" });
+    assert.equal(saves, 1, "a tool's change is saved before it answers");
     await first.app.act(first.get({ role: "checkbox" }).id, { action: "click" });
     await first.userAct(first.get({ name: "Title" }).id, {
       action: "type_text",
       text: "Unfinished",
     });
     await first.close();
-    assert.deepEqual(loadNotesFile(path), {
+    assert.deepEqual(loadNotesFile(file), {
       notes: [{ title: "Keep me", done: true }],
       draft: "Unfinished",
     });
 
-    const second = await render(notesApp({ initial: loadNotesFile(path) }), { title: "Notes" });
+    const second = await render(notesApp({ initial: loadNotesFile(file) }), { title: "Notes" });
     assert.match(second.tree(), /list_item "Keep me" #\d+\n\s+checkbox "Done" #\d+ checked\n/);
     assert.match(line(second, `text_field "Title"`), /value="Unfinished"/);
     await second.close();
 
-    Deno.writeTextFileSync(path, `{"notes": "not a list"}`);
-    assert.throws(() => loadNotesFile(path), /expected \{"notes"/);
-    Deno.writeTextFileSync(path, `not json`);
-    assert.throws(() => loadNotesFile(path), SyntaxError);
+    Deno.writeTextFileSync(file.path, `{"notes": "not a list"}`);
+    assert.throws(() => loadNotesFile(file), /expected \{"notes"/);
+    Deno.writeTextFileSync(file.path, `not json`);
+    assert.throws(() => loadNotesFile(file), SyntaxError);
   } finally {
     await Deno.remove(directory, { recursive: true });
   }
+});
+
+Deno.test("Notes app: a save that fails shows in the window and in the tool's answer", async (t) => {
+  let failing = "No space left on device (os error 28)";
+  const saved: NotesFile[] = [];
+  const save = (state: NotesFile) => {
+    if (failing !== "") throw new Error(`cannot write notes.json: ${failing}`);
+    saved.push(state);
+  };
+  await using app = await render(notesApp({ save }), { title: "Notes", width: 100, height: 30 });
+  await t.step("add_note says the note was added but not saved", async () => {
+    await assert.rejects(
+      () => app.callTool("add_note", { title: "Buy milk" }),
+      /^Error: the note was added but not saved: cannot write notes\.json: No space left on device \(os error 28\); it stays in the app, and the next change saves again$/,
+    );
+    assert.match(app.tree(), /list_item "Buy milk"/, "the note is in the app");
+    assert.match(
+      app.tree(),
+      / text "Not saved: cannot write notes\.json: No space left on device \(os error 28\)" #\d+\n/,
+    );
+  });
+  await t.step("a change through the UI that fails shows the same line", async () => {
+    failing = "Read-only file system (os error 30)";
+    await app.act(app.get({ role: "checkbox" }).id, { action: "click" });
+    assert.match(app.tree(), /text "Not saved: cannot write notes\.json: Read-only file system/);
+  });
+  await t.step("once a save works the line goes, and everything is saved", async () => {
+    failing = "";
+    await app.userAct(app.get({ name: "Title" }).id, { action: "type_text", text: "x" });
+    assert.doesNotMatch(app.tree(), /Not saved/);
+    assert.deepEqual(saved.at(-1), { notes: [{ title: "Buy milk", done: true }], draft: "x" });
+    assert.equal(await app.callTool("add_note", { title: "Walk the dog" }), `{"count":2,"done":1}`);
+  });
 });

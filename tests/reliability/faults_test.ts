@@ -10,8 +10,6 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { getuid } from "../../ffi/mod.ts";
-import { readEnv } from "../../runtime/app/env.ts";
 import {
   callTool,
   exists,
@@ -22,6 +20,15 @@ import {
   startApp,
   withTimeout,
 } from "../_app_process.ts";
+import {
+  isRoot,
+  mountTmpfs,
+  notRunHere,
+  remount,
+  runs,
+  unmount,
+  whyNoMount,
+} from "../_disk_faults.ts";
 import { BLOCK_ENDED, BLOCK_STARTED } from "../fixtures/process_app.ts";
 import { openDescriptors } from "./_proc.ts";
 import { pause, scaled, type Scene, until, unwrap, withScene } from "./_shared.ts";
@@ -260,36 +267,6 @@ Deno.test("faults: the socket file deleted under a running app", async (t) => {
   });
 });
 
-/** Runs `command` with `args` quietly; true when it worked. */
-async function runs(command: string, args: string[]): Promise<boolean> {
-  try {
-    const output = await new Deno.Command(command, {
-      args,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return output.success;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs `mount` (or `umount`) with `args`; true when it worked. */
-function mount(command: "mount" | "umount", args: string[]): Promise<boolean> {
-  return runs(command, args);
-}
-
-/**
- * Says loudly that a disk fault could not be made on this machine: the step is not run, and
- * a reader of the test output must not take its absence for a pass.
- */
-function notRunHere(what: string, why: string): void {
-  console.warn(
-    `\n${"!".repeat(78)}\n!! NOT RUN: ${what}\n!! ${why}\n${"!".repeat(78)}\n`,
-  );
-}
-
 /** Starts the app in `runtimeDir` and checks it logs CUI0408 and keeps running; returns why. */
 async function startFailsCleanly(runtimeDir: string): Promise<string> {
   await using app = startApp(APP, { env: { XDG_RUNTIME_DIR: runtimeDir } });
@@ -302,30 +279,14 @@ async function startFailsCleanly(runtimeDir: string): Promise<string> {
   return reason!;
 }
 
-/**
- * `CROWNUI_TEST_NO_MOUNT=1` makes the test behave as where mounting is not allowed, to try
- * the ways it falls back on.
- */
-const MOUNT_OFF = readEnv("CROWNUI_TEST_NO_MOUNT") === "1";
-
 Deno.test("faults: a socket directory that cannot be written: CUI0408 and a running app", async (t) => {
   const runtimeDir = await makeRuntimeDir("crownui-reliability-disk-");
-  const root = getuid() === 0;
+  const root = isRoot();
   // A file system of our own: read-only, or out of inodes. Mounting needs root (and a
   // container that allows it). Without it, root makes the directory immutable (`chattr +i`,
   // which needs only CAP_LINUX_IMMUTABLE), and another user is refused by the mode bits.
-  const mounted = root && !MOUNT_OFF &&
-    await mount("mount", [
-      "-t",
-      "tmpfs",
-      "-o",
-      "size=1m,nr_inodes=64,mode=0700",
-      "tmpfs",
-      runtimeDir,
-    ]);
-  const noMount = root
-    ? "mount is not allowed here (no CAP_SYS_ADMIN, or CROWNUI_TEST_NO_MOUNT=1)"
-    : "mounting a file system needs root";
+  const mounted = await mountTmpfs(runtimeDir, "size=1m,nr_inodes=64,mode=0700");
+  const noMount = whyNoMount();
   try {
     const socketDir = join(runtimeDir, "crownui");
     Deno.mkdirSync(socketDir, { mode: 0o700 });
@@ -337,12 +298,12 @@ Deno.test("faults: a socket directory that cannot be written: CUI0408 and a runn
       name: "the disk is read-only",
       ignore: !mounted,
       fn: async () => {
-        assert.ok(await mount("mount", ["-o", "remount,ro", runtimeDir]), "remount read-only");
+        assert.ok(await remount(runtimeDir, "remount,ro"), "remount read-only");
         try {
           faultsMade++;
           assert.match(await startFailsCleanly(runtimeDir), /read-only file system|EROFS/i);
         } finally {
-          await mount("mount", ["-o", "remount,rw", runtimeDir]);
+          await remount(runtimeDir, "remount,rw");
         }
       },
     });
@@ -409,7 +370,7 @@ Deno.test("faults: a socket directory that cannot be written: CUI0408 and a runn
       "no disk fault could be made on this machine: see the warnings above",
     );
   } finally {
-    if (mounted) await mount("umount", ["-l", runtimeDir]);
+    if (mounted) await unmount(runtimeDir);
     await removeDir(runtimeDir);
   }
 });
