@@ -39,6 +39,14 @@ export interface Forwarded {
   sentAt: number;
   /** Gives up on the request after `FORWARD_TIMEOUT_MS`. */
   timer: ReturnType<typeof setTimeout>;
+  /** The resource subscription it makes or ends, when it is `resources/(un)subscribe`. */
+  subscription: Subscription | undefined;
+}
+
+/** A resource subscription the agent makes (`on`) or ends. */
+export interface Subscription {
+  uri: string;
+  on: boolean;
 }
 
 /** Forwarded tools whose successful answer counts as having read the selected app. */
@@ -67,17 +75,6 @@ const FORWARDED_METHODS = new Set([
 
 /** Forwarded methods whose params must carry a `uri` string. */
 const URI_METHODS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
-
-/**
- * Notifications from the app that the agent can use: written to it as they came. (The app's
- * `tools/list_changed` is not among them: crownmcp asks for the new list first, and tells
- * the agent itself when what it sees changed.)
- */
-const PASSED_ON_NOTIFICATIONS = new Set([
-  "notifications/resources/list_changed",
-  "notifications/resources/updated",
-  "notifications/progress",
-]);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -118,9 +115,14 @@ export function countsAsRead(request: AgentRequest): boolean {
     : method === "resources/read" && READ_RESOURCES.has(params!.uri as string);
 }
 
-/** Whether the app's notification `method` is written to the agent. */
-export function passesOn(method: string): boolean {
-  return PASSED_ON_NOTIFICATIONS.has(method);
+/**
+ * The subscription `request` makes (`on`) or ends, for a `resources/subscribe` or
+ * `resources/unsubscribe`: it holds once the app has answered it.
+ */
+export function subscriptionOf(request: AgentRequest): Subscription | undefined {
+  const { method, params } = request;
+  if (method !== "resources/subscribe" && method !== "resources/unsubscribe") return undefined;
+  return { uri: params!.uri as string, on: method === "resources/subscribe" };
 }
 
 /** Whether the agent's `id` looks like one of crownmcp's own, so it must be sent as another. */

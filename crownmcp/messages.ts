@@ -71,6 +71,13 @@ export function notAnsweringMessage(app: AppEntry, seen: string, sent: boolean):
   return `the app ${app.app} is not answering (${seen}): it may be stopped (Ctrl+Z; fg or kill -CONT ${app.pid} continues it) or hung. ${call}; ${app.app} stays selected: retry once list_apps no longer shows it as not_answering, or select_app another app`;
 }
 
+/** The refusal of a call to `app`'s tool `name`, dropped from the agent's list for `reason`. */
+export function droppedToolMessage(app: AppEntry, name: string, reason: string): string {
+  return `the tool ${
+    JSON.stringify(name)
+  } of ${app.app} is not offered: crownmcp dropped it (${reason}); list_apps shows what was dropped and why`;
+}
+
 /** The refusal of `ui_act` before the app selected `now` has been read. */
 export function readFirstMessage(now: AppEntry): string {
   return `read ${now.app} first: the selected app changed since your last read, so ids and revisions you hold may belong to another app; call ui_tree (or ui_query, ui_wait), then act on what it returns`;

@@ -63,8 +63,10 @@ export function withOwnTools(tools: unknown): { tools: Tool[] } {
 
 /**
  * `list_apps`: looks at the socket directory again and lists the apps (and any refused). An
- * app that did not answer carries `not_answering`, what was seen. It waits for an app being
- * selected on its own only briefly (`settled()`), never for an app that does not answer.
+ * app that did not answer carries `not_answering`, what was seen; the selected app carries
+ * `dropped_tools` when some of its tools were not fit for the agent (`app_tools.ts`). It waits
+ * for an app being selected on its own only briefly (`settled()`), never for an app that does
+ * not answer.
  */
 export async function listApps(selection: AppSelection): Promise<CallToolResult> {
   selection.takeScan(await selection.scanNow());
@@ -76,12 +78,16 @@ export async function listApps(selection: AppSelection): Promise<CallToolResult>
   }
   selection.current?.liveness.check(); // not waited for: the next list_apps has the verdict
   await selection.settled();
+  const current = selection.current;
   const apps = selection.apps.map((app) => {
     const notAnswering = selection.notAnswering(app);
+    const selected = app.app === current?.entry.app;
+    const dropped = selected ? current!.tools.dropped : [];
     return {
       ...app,
-      selected: app.app === selection.current?.entry.app,
+      selected,
       ...(notAnswering === undefined ? {} : { not_answering: notAnswering }),
+      ...(dropped.length === 0 ? {} : { dropped_tools: dropped }),
     };
   });
   const refused = selection.refused;

@@ -1,8 +1,9 @@
 /**
  * The proxy behind `crownmcp`: an MCP server for the agent with two tools of its own
  * (`list_apps`, `select_app`, in `own_tools.ts`) plus everything the selected app offers,
- * forwarded — its tools unchanged, its resources and subscriptions, its `list_changed` and
- * `resources/updated` notifications, and cancellation.
+ * forwarded — its tools once checked (`app_tools.ts`), its resources and subscriptions, its
+ * `list_changed` and `resources/updated` notifications coalesced (`app_notifications.ts`),
+ * and cancellation.
  *
  * Which app is selected, and the rule that `ui_act` is refused after every change of the
  * selected app until the agent has read the app now selected, live in `selection.ts`; what is
@@ -42,13 +43,14 @@ import {
   hasOwnPrefix,
   isForwarded,
   isRequestId,
-  passesOn,
   pendingEntry,
   requestWithId,
+  subscriptionOf,
 } from "./forwarding.ts";
 import type { AgentStdio } from "./lines.ts";
 import {
   CONNECTION_CLOSED,
+  droppedToolMessage,
   INSTRUCTIONS,
   NO_APP_FOR_REQUEST,
   NO_APP_FOR_TOOL,
@@ -113,6 +115,9 @@ export class CrownProxy {
         if (!this.#closed) this.server.sendToolListChanged().catch(() => {});
       },
       silent: (selection, seen) => this.#failSilent(selection, seen),
+      write: (selection, line) => {
+        if (this.#apps.current === selection && !this.#closed) this.#stdio?.write(line);
+      },
     });
     serveOwnRequests(this.server, this.#apps);
   }
@@ -143,7 +148,7 @@ export class CrownProxy {
     const entry = selection.entry;
     selection.link.attach({
       response: (id, message, line) => this.#answered(selection, id, message, line),
-      notification: (method, _message, line) => this.#appNotified(selection, method, line),
+      notification: (method, message, line) => selection.notifications.take(method, message, line),
       close: () => {
         if (this.#apps.current === selection) this.#apps.lost(entry);
         this.#failPending(selection);
@@ -236,8 +241,15 @@ export class CrownProxy {
   /** Sends a forwarded request to the app selected now, unless the read-before-act rule refuses it. */
   #send(selection: Selection, request: AgentRequest, line: Uint8Array): void {
     const id = request.id;
-    if (calledTool(request) === BUILTIN_TOOL.act && !this.#apps.mayAct) {
+    const called = calledTool(request);
+    if (called === BUILTIN_TOOL.act && !this.#apps.mayAct) {
       this.#replies.result(id, toolError(readFirstMessage(selection.entry)));
+      return;
+    }
+    const tool = request.method === "tools/call";
+    const dropped = tool ? selection.tools.droppedNames.get(called) : undefined;
+    if (dropped !== undefined) {
+      this.#replies.result(id, toolError(droppedToolMessage(selection.entry, called, dropped)));
       return;
     }
     const seen = selection.liveness.seen;
@@ -252,7 +264,6 @@ export class CrownProxy {
       this.#stdio?.writeMessage(idInUseMessage(id));
       return;
     }
-    const tool = request.method === "tools/call";
     const read = countsAsRead(request);
     // An agent's id that looks like one of crownmcp's own is sent with another one.
     const own = hasOwnPrefix(id);
@@ -265,6 +276,7 @@ export class CrownProxy {
       change: this.#apps.changes,
       sentAt: performance.now(),
       timer,
+      subscription: subscriptionOf(request),
     });
     selection.link.send(own ? requestWithId(request, sentId) : line);
   }
@@ -300,6 +312,9 @@ export class CrownProxy {
     const result = message.result;
     if (entry.read && result !== undefined && !(entry.tool && result.isError === true)) {
       this.#apps.read(entry.change);
+    }
+    if (entry.subscription !== undefined && result !== undefined) {
+      selection.notifications.subscribed(entry.subscription.uri, entry.subscription.on);
     }
     if (entry.tool && result === undefined) {
       // As a tool error with the plain message, as the agent always got it.
@@ -359,16 +374,6 @@ export class CrownProxy {
         );
       }
     }
-  }
-
-  /**
-   * A notification from the app: the ones the agent can use are written to it as they came;
-   * a change of its tools is asked for first (the agent hears of it once crownmcp has it).
-   */
-  #appNotified(selection: Selection, method: string, line: Uint8Array): void {
-    if (this.#apps.current !== selection || this.#closed) return;
-    if (method === "notifications/tools/list_changed") this.#apps.toolsChanged(selection);
-    else if (passesOn(method)) this.#stdio?.write(line);
   }
 
   /** Stops watching and disconnects from the app. */

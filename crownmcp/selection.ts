@@ -32,6 +32,7 @@ import {
 } from "../runtime/agent/discovery.ts";
 import type { CallToolResult } from "../runtime/agent/sdk.ts";
 import { AppLink, NoAnswerError, type RequestId } from "./app_link.ts";
+import { AppNotifications } from "./app_notifications.ts";
 import { AppTools } from "./app_tools.ts";
 import type { Forwarded } from "./forwarding.ts";
 import { Liveness } from "./liveness.ts";
@@ -62,6 +63,8 @@ export interface Selection {
   tools: AppTools;
   /** Whether the app answers. */
   liveness: Liveness;
+  /** Its notifications on their way to the agent. */
+  notifications: AppNotifications;
 }
 
 /** What the proxy does when the selection changes. */
@@ -74,6 +77,8 @@ export interface SelectionHooks {
   toolsChanged(): void;
   /** The selected app stopped answering (`seen` says how that showed). */
   silent(selection: Selection, seen: string): void;
+  /** A line from the app for the agent (a notification), to write while `selection` is current. */
+  write(selection: Selection, line: Uint8Array): void;
 }
 
 /** The running apps, the one selected, and the read-before-act rule. */
@@ -250,6 +255,7 @@ export class AppSelection {
       throw error;
     }
     this.#unanswered.answered(entry);
+    this.#logDropped(entry, [], tools.dropped);
     this.drop();
     const selection: Selection = {
       entry,
@@ -264,6 +270,10 @@ export class AppSelection {
         },
         answering: () => this.#options.log(`${entry.app} answers again`),
       }),
+      notifications: new AppNotifications({
+        write: (line) => this.#hooks.write(selection, line),
+        toolsChanged: () => this.toolsChanged(selection),
+      }),
     };
     this.current = selection;
     this.#hooks.connected(selection);
@@ -274,8 +284,18 @@ export class AppSelection {
 
   /** The app said its tools changed: the agent is told once crownmcp has the new list. */
   async toolsChanged(selection: Selection): Promise<void> {
+    const before = selection.tools.dropped;
     const changed = await selection.tools.changed(selection.link);
-    if (changed && this.current === selection) this.#hooks.toolsChanged();
+    if (this.current !== selection) return;
+    this.#logDropped(selection.entry, before, selection.tools.dropped);
+    if (changed) this.#hooks.toolsChanged();
+  }
+
+  /** Says on standard error which of `app`'s tools are dropped now that were not `before`. */
+  #logDropped(app: AppEntry, before: readonly string[], now: readonly string[]): void {
+    for (const drop of now) {
+      if (!before.includes(drop)) this.#options.log(`${app.app}: dropped the tool ${drop}`);
+    }
   }
 
   /** Lets the selected app go, if any. */
@@ -283,6 +303,7 @@ export class AppSelection {
     const selection = this.current;
     this.current = null;
     selection?.liveness.stop();
+    selection?.notifications.clear();
     selection?.link.close();
   }
 
