@@ -24,6 +24,7 @@
  */
 
 import type { AppEntry } from "../runtime/agent/discovery.ts";
+import { McpLifecycle } from "../runtime/agent/lifecycle.ts";
 import {
   idInUseMessage,
   isJsonRpcMessage,
@@ -90,6 +91,8 @@ export class CrownProxy {
   readonly #replies = new Replies((message) => this.#stdio?.writeMessage(message));
   #serverSide: ServerSide | null = null;
   readonly #apps: AppSelection;
+  /** MCP's lifecycle with the agent: `initialize` first, and once. */
+  readonly #lifecycle = new McpLifecycle();
   /** Ids of forwarded requests that wait for an app to be selected before they are sent. */
   readonly #held = new Set<RequestId>();
   /** Ids among `#held` the agent cancelled: they are dropped unanswered. */
@@ -182,6 +185,11 @@ export class CrownProxy {
       return;
     }
     const message = value as Message;
+    const refused = this.#lifecycle.refusal(value);
+    if (refused !== null) {
+      this.#stdio?.writeMessage(refused);
+      return;
+    }
     if (isForwarded(message)) {
       this.#forward(message as AgentRequest, line);
       return;

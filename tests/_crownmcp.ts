@@ -22,6 +22,23 @@ export function crownmcpCommand(): { command: string; args: string[] } {
 }
 
 /**
+ * crownmcp as a child for tests that speak raw lines to it: standard input and output piped,
+ * standard error dropped, the environment cleared but for `childEnv(env)`.
+ */
+export function spawnCrownmcp(env: Record<string, string>): Deno.ChildProcess {
+  const { command, args } = crownmcpCommand();
+  return new Deno.Command(command, {
+    args,
+    cwd: REPO_ROOT,
+    env: childEnv(env),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+}
+
+/**
  * The SDK's stdio client transport for a crownmcp child, as Claude Code launches it. The
  * environment is given in full (the SDK passes only a few variables on its own): `env` on
  * top of what Deno needs (`PATH`, `HOME`, `DENO_DIR`). Its standard error is piped.

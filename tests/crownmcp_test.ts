@@ -34,7 +34,7 @@ import {
   type ToolText,
   withTimeout,
 } from "./_app_process.ts";
-import { crownmcpCommand, crownmcpTransport } from "./_crownmcp.ts";
+import { crownmcpCommand, crownmcpTransport, spawnCrownmcp } from "./_crownmcp.ts";
 import { WAIT_CANCELLED, WAIT_STARTED } from "./fixtures/cancel_app.ts";
 
 const COUNTER = "examples/counter.ts";
@@ -1027,16 +1027,7 @@ interface RawPeer {
 
 /** crownmcp as a child process, spoken to in raw lines. */
 function rawCrownmcp(runtimeDir: string): RawPeer & { child: Deno.ChildProcess } {
-  const { command, args } = crownmcpCommand();
-  const child = new Deno.Command(command, {
-    args,
-    cwd: REPO_ROOT,
-    env: childEnv({ XDG_RUNTIME_DIR: runtimeDir }),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const child = spawnCrownmcp({ XDG_RUNTIME_DIR: runtimeDir });
   const writer = child.stdin.getWriter();
   const reader = new LineReader(child.stdout);
   return {

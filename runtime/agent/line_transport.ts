@@ -221,6 +221,11 @@ export class LineTransport implements Transport {
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
   #started = false;
+  /**
+   * Set by the owner to refuse a message before any handler sees it: returns the answer to
+   * send instead (a request refused), or null to hand the message on.
+   */
+  screen?: (message: JSONRPCMessage) => JSONRPCMessage | null;
 
   /**
    * @param socket a connected socket
@@ -410,6 +415,11 @@ export class LineTransport implements Transport {
 
   #deliver(message: JSONRPCMessage): void {
     if (isRequest(message)) this.#pending.add((message as Incoming).id);
+    const refused = this.screen?.(message) ?? null;
+    if (refused !== null) {
+      this.send(refused).catch(() => {}); // the answer gives the request's place back
+      return;
+    }
     try {
       this.onmessage?.(message);
     } catch (error) {

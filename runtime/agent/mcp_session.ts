@@ -1,7 +1,9 @@
 /**
  * The MCP side of `AgentServer`: one SDK `Server` per connection a gate let in, serving the
  * built-in tools and the app's tools, the tree resources with subscriptions, and
- * `list_changed` when app tools come and go. The SDK, its transport and the tool calls are
+ * `list_changed` when app tools come and go, after MCP's lifecycle (`lifecycle.ts`:
+ * `initialize` first, and once), which the SDK's server does not keep. The SDK, its transport,
+ * the lifecycle and the tool calls are
  * loaded with the first such connection, never with the server: this file imports them as
  * types only, so the worker's start-up module graph holds no SDK or zod module.
  *
@@ -55,6 +57,7 @@ interface SessionModules {
   sdk: typeof Sdk;
   transport: typeof import("./line_transport.ts");
   calls: typeof import("./tool_calls.ts");
+  lifecycle: typeof import("./lifecycle.ts");
 }
 
 let sessionModules: Promise<SessionModules> | undefined;
@@ -69,7 +72,8 @@ function loadSessionModules(): Promise<SessionModules> {
     import("./sdk.ts"),
     import("./line_transport.ts"),
     import("./tool_calls.ts"),
-  ]).then(([sdk, transport, calls]) => ({ sdk, transport, calls }));
+    import("./lifecycle.ts"),
+  ]).then(([sdk, transport, calls, lifecycle]) => ({ sdk, transport, calls, lifecycle }));
 }
 
 /**
@@ -140,6 +144,9 @@ export class McpSessions {
       return;
     }
     const transport = new modules.transport.LineTransport(socket, initial);
+    // MCP's lifecycle, which the SDK's server does not keep: initialize first, and once.
+    const lifecycle = new modules.lifecycle.McpLifecycle();
+    transport.screen = (message) => lifecycle.refusal(message);
     const session: Session = {
       server: this.#makeServer(transport, modules),
       subscriptions: new Set(),

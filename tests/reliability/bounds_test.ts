@@ -25,7 +25,15 @@ import {
 } from "../_app_process.ts";
 import { BLOCK_ENDED, BLOCK_STARTED } from "../fixtures/process_app.ts";
 import { formatMiB, openDescriptors, residentBytes } from "./_proc.ts";
-import { pause, RawClient, rawToolText, type Scene, until, withScene } from "./_shared.ts";
+import {
+  initializeMessage,
+  pause,
+  RawClient,
+  rawToolText,
+  type Scene,
+  until,
+  withScene,
+} from "./_shared.ts";
 
 const PROCESS_APP = "tests/fixtures/process_app.ts";
 const FLOOD_APP = "tests/reliability/fixtures/flood_app.ts";
@@ -107,6 +115,9 @@ Deno.test("bounds: out of descriptors, the app accepts again once connections cl
         const client = await RawClient.open(socket).catch(() => null);
         if (client === null) return false;
         try {
+          const initialized = await client.call("initialize", initializeMessage().params, 2000)
+            .catch(() => null);
+          if (initialized?.result === undefined) return false;
           const answer = await client.callTool("ui_tree", {}, 2000).catch(() => null);
           return answer !== null && !rawToolText(answer).isError;
         } finally {
