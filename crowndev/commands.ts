@@ -21,6 +21,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "../runtime/agent/sdk.ts";
 import { SocketDirectoryError } from "../runtime/agent/socket_dir.ts";
+import { readAnswer } from "../runtime/agent/untrusted.ts";
 import { CliError, colourTree, EXIT, type Palette } from "./output.ts";
 import type { CliQuery } from "./parse.ts";
 
@@ -160,14 +161,14 @@ function resultText(result: CallToolResult): string {
 }
 
 /**
- * Calls a tool; a tool error ends the command (exit 1), and so does an app that does not
- * answer in time (exit 6); wrapped content is unwrapped.
+ * Calls a tool; a tool error ends the command (exit 1); the answer is read back into its
+ * fields (`readAnswer`): the revision, and the JSON's fields or the text.
  */
 async function call(
   session: AppSession,
   name: string,
   args: Record<string, unknown>,
-): Promise<unknown> {
+): Promise<Record<string, unknown>> {
   let result: CallToolResult;
   try {
     result = await session.client.callTool({ name, arguments: args }, undefined, {
@@ -179,10 +180,22 @@ async function call(
   }
   const text = resultText(result);
   if (result.isError) throw new CliError(EXIT.toolError, text);
-  const parsed = JSON.parse(text);
-  return parsed !== null && typeof parsed === "object" && "untrusted_app_content" in parsed
-    ? parsed.untrusted_app_content
-    : parsed;
+  return readAnswer(text);
+}
+
+/** `ui_tree`'s answer: the tree, or with `since` the changes. */
+async function readTreeAnswer(
+  session: AppSession,
+  args: Record<string, unknown>,
+): Promise<TreeAnswer> {
+  const { revision, since, text } = await call(session, "ui_tree", args) as {
+    revision: number;
+    since?: number;
+    text?: string;
+  };
+  return since === undefined
+    ? { revision, tree: text ?? "" }
+    : { revision, since, changes: text ?? "" };
 }
 
 /** `crowndev apps`: the running apps. */
@@ -227,7 +240,7 @@ export async function treeCommand(
   args: Record<string, unknown> = {},
 ): Promise<number> {
   return await withApp(context, wanted, async (session) => {
-    const answer = await call(session, "ui_tree", args) as TreeAnswer;
+    const answer = await readTreeAnswer(session, args);
     if (context.json) context.out(JSON.stringify(answer, null, 2));
     else if (answer.tree !== undefined) {
       context.out(colourTree(answer.tree.trimEnd(), context.colours));
@@ -267,11 +280,10 @@ interface QueryAnswer {
   more?: number;
 }
 
-/** What `ui_act` answers: the change text arrives wrapped as app content. */
+/** What `ui_act` answers: the new revision and, marked as app data, the change text. */
 interface ActAnswer {
-  ok: boolean;
   revision: number;
-  changes?: { untrusted_app_content: string } | string;
+  text?: string;
 }
 
 /** A found node as one line: `#id role "name" states...`. */
@@ -290,9 +302,11 @@ const TIMED_OUT = /^timed out after \d+ ms: /;
  * match.
  */
 async function find(session: AppSession, query: CliQuery): Promise<QueryAnswer> {
-  if (query.id === undefined) return await call(session, "ui_query", { ...query }) as QueryAnswer;
+  if (query.id === undefined) {
+    return await call(session, "ui_query", { ...query }) as unknown as QueryAnswer;
+  }
   try {
-    return await call(session, "ui_wait", { ...query, timeout_ms: 0 }) as QueryAnswer;
+    return await call(session, "ui_wait", { ...query, timeout_ms: 0 }) as unknown as QueryAnswer;
   } catch (error) {
     if (error instanceof CliError && TIMED_OUT.test(error.message)) {
       return { revision: 0, nodes: [] };
@@ -334,13 +348,11 @@ export async function actCommand(
       id: node.id,
       revision: answer.revision,
       action,
-    }) as ActAnswer;
-    // The receipt's change text, unwrapped: crowndev shows app text as data, escaped.
-    const changes = typeof result.changes === "object" && result.changes !== null
-      ? result.changes.untrusted_app_content
-      : result.changes;
+    }) as unknown as ActAnswer;
+    // The receipt's change text: crowndev shows app text as data, escaped.
+    const changes = result.text;
     if (context.json) {
-      context.out(JSON.stringify({ ...result, changes, node }, null, 2));
+      context.out(JSON.stringify({ ok: true, revision: result.revision, changes, node }, null, 2));
     } else {
       context.out(
         `${
@@ -364,7 +376,7 @@ export async function waitCommand(
   args: Record<string, unknown>,
 ): Promise<number> {
   return await withApp(context, wanted, async (session) => {
-    const answer = await call(session, "ui_wait", args) as QueryAnswer;
+    const answer = await call(session, "ui_wait", args) as unknown as QueryAnswer;
     if (context.json) {
       context.out(JSON.stringify(answer, null, 2));
       return EXIT.ok;
@@ -396,7 +408,7 @@ export async function watchCommand(
   let last = "";
   const print = () => {
     printing = printing.then(async () => {
-      const answer = await call(session, "ui_tree", {}) as { revision: number; tree: string };
+      const answer = await readTreeAnswer(session, {}) as { revision: number; tree: string };
       if (answer.tree === last) return;
       last = answer.tree;
       if (context.json) {

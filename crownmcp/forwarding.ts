@@ -8,6 +8,7 @@
  * @module
  */
 
+import { MAX_TREE_BYTES } from "../runtime/semantics/mod.ts";
 import { BUILTIN_TOOL } from "../runtime/ui/tool_names.ts";
 import { type Message, OWN_ID_PREFIX, type RequestId } from "./app_link.ts";
 import { OWN_TOOL_NAMES } from "./own_tools.ts";
@@ -37,6 +38,8 @@ export interface Forwarded {
   change: number;
   /** When it was sent (`performance.now()`): a silent app fails it once it has waited enough. */
   sentAt: number;
+  /** The tool called, or the resource read (its uri), or the method: what the answer is of. */
+  asked: string;
   /** Gives up on the request after `FORWARD_TIMEOUT_MS`. */
   timer: ReturnType<typeof setTimeout>;
   /** The resource subscription it makes or ends, when it is `resources/(un)subscribe`. */
@@ -164,4 +167,57 @@ export function cancellation(sentId: RequestId, reason: string): Uint8Array {
     method: "notifications/cancelled",
     params: { requestId: sentId, reason },
   });
+}
+
+/**
+ * The longest line crownmcp writes to an agent, newline excluded: 8 MiB, under the 10 MiB the
+ * MCP SDK's stdio client reads before it gives up on the whole session.
+ */
+export const MAX_AGENT_LINE_BYTES = 8 * 1024 * 1024;
+
+/** How to ask for less of what `asked` names. */
+function smallerAsk(asked: string): string {
+  const budget = `"max_bytes" (at most ${MAX_TREE_BYTES})`;
+  switch (asked) {
+    case BUILTIN_TOOL.tree:
+    case "ui://tree":
+    case "ui://tree.json":
+      return `read ui_tree with ${budget}, or a part of the tree with root, depth and from`;
+    case BUILTIN_TOOL.inspect:
+    case "inspect://snapshot":
+      return `call inspect_snapshot with ${budget}, fewer sections or a root`;
+    case BUILTIN_TOOL.query:
+    case BUILTIN_TOOL.wait:
+      return `call ${BUILTIN_TOOL.query} with ${budget}, a lower limit, or without full`;
+    default:
+      return `ask ${asked} for less`;
+  }
+}
+
+/**
+ * The answer crownmcp writes instead of the app's `line` (newline included) when the line is
+ * longer than {@link MAX_AGENT_LINE_BYTES}: for a tool call a tool error, else a JSON-RPC
+ * error, each naming the size and the budget to ask with. Null when the line fits.
+ */
+export function oversizeAnswer(entry: Forwarded, line: Uint8Array): object | null {
+  const size = line.length - 1;
+  if (size <= MAX_AGENT_LINE_BYTES) return null;
+  const message =
+    `the answer of ${entry.asked} is ${size} bytes, more than the ${MAX_AGENT_LINE_BYTES} crownmcp writes on one line to an agent; ${
+      smallerAsk(entry.asked)
+    }`;
+  return entry.tool
+    ? {
+      jsonrpc: "2.0",
+      id: entry.agentId,
+      result: { content: [{ type: "text", text: message }], isError: true },
+    }
+    : { jsonrpc: "2.0", id: entry.agentId, error: { code: -32603, message } };
+}
+
+/** What a forwarded `request` asks for: the tool's name, the resource's uri, or the method. */
+export function askedOf(request: AgentRequest): string {
+  if (request.method === "tools/call") return calledTool(request);
+  const uri = request.params?.uri;
+  return typeof uri === "string" ? uri : request.method;
 }

@@ -35,19 +35,19 @@ import type { AppSelection } from "./selection.ts";
 export const OWN_TOOLS: Tool[] = [
   {
     name: PROXY_TOOL.listApps,
-    description: "This user's running CrownUI apps; refused lists untrusted sockets, never used.",
+    description: "The CrownUI apps this user runs.",
     inputSchema: { type: "object", properties: {} },
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: true },
   },
   {
     name: PROXY_TOOL.selectApp,
-    description: "Selects an app; its tools then appear. A lone app is selected on its own.",
+    description: "Selects the app to drive; a lone app is selected for you.",
     inputSchema: {
       type: "object",
-      properties: { app: { type: "string", description: "Name or name-pid: notes, notes-4242" } },
+      properties: { app: { type: "string", description: "Name or name-pid" } },
       required: ["app"],
     },
-    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    annotations: { destructiveHint: false },
   },
 ];
 

@@ -36,6 +36,7 @@ import { BUILTIN_TOOL } from "../runtime/ui/tool_names.ts";
 import type { Message, RequestId } from "./app_link.ts";
 import {
   type AgentRequest,
+  askedOf,
   calledTool,
   cancellation,
   cancellationWithId,
@@ -44,6 +45,7 @@ import {
   hasOwnPrefix,
   isForwarded,
   isRequestId,
+  oversizeAnswer,
   pendingEntry,
   requestWithId,
   subscriptionOf,
@@ -283,6 +285,7 @@ export class CrownProxy {
       read,
       change: this.#apps.changes,
       sentAt: performance.now(),
+      asked: askedOf(request),
       timer,
       subscription: subscriptionOf(request),
     });
@@ -317,6 +320,11 @@ export class CrownProxy {
     if (entry === undefined) return; // cancelled, timed out, or never asked
     selection.pending.delete(id);
     clearTimeout(entry.timer);
+    const tooLong = oversizeAnswer(entry, line);
+    if (tooLong !== null) {
+      this.#stdio?.writeMessage(tooLong);
+      return;
+    }
     const result = message.result;
     if (entry.read && result !== undefined && !(entry.tool && result.isError === true)) {
       this.#apps.read(entry.change);

@@ -10,6 +10,7 @@
 import { fileURLToPath } from "node:url";
 import { connectToApp } from "../runtime/agent/client.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
+import { readAnswer, readResultText } from "../runtime/agent/untrusted.ts";
 
 /** The repository root; children run with it as their working directory. */
 export const REPO_ROOT: string = fileURLToPath(new URL("..", import.meta.url));
@@ -362,17 +363,29 @@ export async function callTool(
   return { text: first.text, isError: result.isError === true };
 }
 
-/** What `ui_tree` answers, unwrapped from its untrusted envelope. */
+/** What `ui_tree` answers: the revision of its header and the tree text after it. */
 export interface TreeAnswer {
   revision: number;
   tree: string;
 }
 
-/** Reads `ui_tree`. */
+/** Reads `ui_tree`; the answer must be marked as untrusted app data. */
 export async function readTree(client: Client): Promise<TreeAnswer> {
   const { text, isError } = await callTool(client, "ui_tree");
   if (isError) throw new Error(`ui_tree failed: ${text}`);
-  return (JSON.parse(text) as { untrusted_app_content: TreeAnswer }).untrusted_app_content;
+  const read = readResultText(text);
+  if (!read.untrusted || read.revision === undefined) {
+    throw new Error(`ui_tree answered without the untrusted-data header: ${text}`);
+  }
+  return { revision: read.revision, tree: read.body };
+}
+
+/**
+ * A tool result's text read back into its fields (`readAnswer`): `revision` (and `since`)
+ * from the header, then the JSON's fields, or the tree or change text as `text`.
+ */
+export function answerOf(text: string): Record<string, unknown> {
+  return readAnswer(text);
 }
 
 /** The id of the node whose tree line starts with `role "name"`. */

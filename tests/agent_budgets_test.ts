@@ -11,6 +11,7 @@
 
 import assert from "node:assert/strict";
 import type { Client } from "../runtime/agent/sdk.ts";
+import { markedContent, receiptOf } from "./_marked.ts";
 import {
   callTool,
   connect,
@@ -38,7 +39,7 @@ function bytes(text: string): number {
 /** The content of a wrapped answer. */
 function unwrapped<T>(answer: ToolText): T {
   assert.equal(answer.isError, false, answer.text);
-  return (JSON.parse(answer.text) as { untrusted_app_content: T }).untrusted_app_content;
+  return markedContent(answer.text) as T;
 }
 
 interface Match {
@@ -203,9 +204,8 @@ Deno.test("long app strings, cut lines, offscreen and messages, through a real s
       action: { action: "type_text", text: long },
     });
     assert.equal(answer.isError, false, answer.text);
-    const receipt = JSON.parse(answer.text) as { changes: { untrusted_app_content: string } };
-    const changes = receipt.changes.untrusted_app_content;
-    assert.ok(bytes(changes) <= 2048, `${bytes(changes)} bytes`);
+    assert.ok(bytes(answer.text) <= 2048, `${bytes(answer.text)} bytes`);
+    const changes = receiptOf(answer.text).changes!;
     assert.match(
       changes,
       new RegExp(
@@ -271,21 +271,26 @@ Deno.test("long app strings, cut lines, offscreen and messages, through a real s
       revision,
       action: { action: "click" },
     });
-    const changes = (JSON.parse(answer.text) as { changes: { untrusted_app_content: string } })
-      .changes.untrusted_app_content;
-    assert.ok(bytes(changes) <= 2048);
+    assert.ok(bytes(answer.text) <= 2048);
+    const changes = receiptOf(answer.text).changes!;
     const last = changes.trimEnd().split("\n").at(-1)!;
     const args = cutArguments(last, "ui_tree");
     assert.deepEqual(Object.keys(args), ["since", "max_bytes"]);
     assert.equal(args.since, revision);
-    const all = (await a.tree(args)).changes!;
-    assert.equal(bytes(all), args.max_bytes);
+    const answer2 = await a.call("ui_tree", args);
+    assert.ok(bytes(answer2.text) <= (args.max_bytes as number), "the answer fits its budget");
+    const all = (markedContent(answer2.text) as { changes: string }).changes;
     assert.doesNotMatch(all, /^… /m, "nothing left out");
     assert.equal(all.match(/^\+ list_item "Filled \d+" #\d+/gm)?.length, FILL_ROWS);
   });
 
   await t.step("matches carry offscreen from an offscreen row, and state finds them", async () => {
-    const every = await a.query({ role: "button", name: "Open", limit: 1000 });
+    const every = await a.query({
+      role: "button",
+      name: "Open",
+      limit: 1000,
+      max_bytes: 3_500_000,
+    });
     const total = every.nodes.length;
     assert.equal(total, FIRST_ROWS + 1 + FILL_ROWS);
     const offscreen = await a.query({
@@ -293,14 +298,21 @@ Deno.test("long app strings, cut lines, offscreen and messages, through a real s
       name: "Open",
       state: "offscreen",
       limit: 1000,
+      max_bytes: 3_500_000,
     });
     assert.ok(offscreen.nodes.length > total - 10, `${offscreen.nodes.length} of ${total}`);
     for (const match of offscreen.nodes) assert.deepEqual(match.states, ["offscreen"]);
     const onScreen = every.nodes.filter((match) => !match.states.includes("offscreen"));
     assert.equal(onScreen.length + offscreen.nodes.length, total);
-    // The tree text keeps marking only the outermost: the row, not its button.
+    // The tree text says it once, on the list's line, for the rows: not on the rows, nor on
+    // their buttons.
     const tree = (await a.tree({ max_bytes: 3_500_000 })).tree!;
-    assert.match(tree, /list_item "Row 20" #\d+ offscreen\n {4}button "Open" #\d+\n/);
+    const row = Number(/list_item "Row 20" #(\d+)\n {4}button "Open" #\d+\n/.exec(tree)![1]);
+    const runs = /^ {2}list #\d+ offscreen=(\S+)$/m.exec(tree)![1]!.split(",").map((run) =>
+      run.split("..").map((end) => Number(end.slice(1)))
+    );
+    assert.ok(runs.some(([from, to]) => from! <= row && row <= (to ?? from)!), tree.slice(0, 500));
+    assert.doesNotMatch(tree, / offscreen\n/, "no line marks itself");
     const waited = unwrapped<{ nodes: Match[] }>(
       await a.call("ui_wait", { role: "button", state: "offscreen", timeout_ms: 100 }),
     );

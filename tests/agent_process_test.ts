@@ -10,6 +10,7 @@
  * killed in a `finally`. Waits are bounded; nothing asserts wall-clock durations.
  */
 
+import { markedContent, receiptOf } from "./_marked.ts";
 import assert from "node:assert/strict";
 import { getuid } from "../ffi/mod.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
@@ -106,10 +107,10 @@ Deno.test("app process: examples/counter.ts serves MCP on <dir>/crownui/counter-
           action: { action: "click" },
         });
         assert.equal(acted.isError, false, acted.text);
-        // The receipt: ok and the revision, with what the click changed (wrapped).
-        const receipt = JSON.parse(acted.text);
-        assert.deepEqual([receipt.ok, receipt.revision], [true, before.revision + 1]);
-        assert.match(receipt.changes.untrusted_app_content, /^~ text "Count: 1" #\d+$/m);
+        // The receipt: the revision, with what the click changed (marked as app data).
+        const receipt = receiptOf(acted.text);
+        assert.equal(receipt.revision, before.revision + 1);
+        assert.match(receipt.changes!, /^~ text "Count: 1" #\d+$/m);
 
         const after = await readTree(client);
         assert.equal(after.revision, before.revision + 1);
@@ -448,8 +449,7 @@ Deno.test("app process: app tools through the worker, destructive ones need conf
           revision: start.revision,
           action: { action: "click" },
         });
-        const receipt = JSON.parse(clicked.text);
-        assert.deepEqual([receipt.ok, receipt.revision], [true, start.revision + 1]);
+        assert.equal(receiptOf(clicked.text).revision, start.revision + 1);
         const stale = await callTool(client, "ui_act", {
           id: plusOne,
           revision: start.revision,
@@ -464,9 +464,9 @@ Deno.test("app process: app tools through the worker, destructive ones need conf
         );
 
         const counted = await callTool(client, "count");
-        assert.deepEqual(JSON.parse(counted.text).untrusted_app_content, { count: 1 });
+        assert.deepEqual(markedContent(counted.text), { count: 1 });
         const said = await callTool(client, "say");
-        assert.equal(JSON.parse(said.text).untrusted_app_content, "hello, agent");
+        assert.equal(markedContent(said.text), "hello, agent");
         const failed = await callTool(client, "fail");
         assert.equal(failed.isError, true);
         assert.match(failed.text, /fixture failure: the handler threw/);
@@ -485,7 +485,7 @@ Deno.test("app process: app tools through the worker, destructive ones need conf
 
         const confirmed = await callTool(client, "reset", { to: 5, confirm: true });
         assert.equal(confirmed.isError, false, confirmed.text);
-        assert.deepEqual(JSON.parse(confirmed.text).untrusted_app_content, {
+        assert.deepEqual(markedContent(confirmed.text), {
           reset: true,
           arguments: { to: 5 },
         });
@@ -558,8 +558,7 @@ Deno.test("app process: a blocked UI thread; the tree still answers, acts time o
             action: { action: "click" },
           });
           assert.equal(recovered.isError, false, recovered.text);
-          const receipt = JSON.parse(recovered.text);
-          assert.deepEqual([receipt.ok, receipt.revision], [true, now.revision + 1]);
+          assert.equal(receiptOf(recovered.text).revision, now.revision + 1);
           const after = await readTree(b);
           assert.equal(after.revision, now.revision + 1);
           assert.match(after.tree, new RegExp(`text "Count: ${count + 1}"`));

@@ -26,7 +26,8 @@ import {
 } from "../runtime/agent/sdk.ts";
 import { SocketDirectoryError, socketPathFor } from "../runtime/agent/socket_dir.ts";
 import { confirmMessage } from "../runtime/agent/tool_defs.ts";
-import { RESOURCE_DATA_NOTE, UNTRUSTED_NOTE } from "../runtime/agent/untrusted.ts";
+import { RESOURCE_DATA_NOTE, UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
+import { markedContent, receiptOf } from "./_marked.ts";
 import { treeToJson } from "../runtime/semantics/mod.ts";
 import { render, type TestApp } from "../runtime/testing.ts";
 import {
@@ -145,10 +146,7 @@ function textOf(result: CallToolResult): string {
 /** The content of a successful result wrapped as untrusted app content. */
 function unwrap(result: CallToolResult): unknown {
   assert.notEqual(result.isError, true, textOf(result));
-  const parsed = JSON.parse(textOf(result));
-  assert.deepEqual(Object.keys(parsed), ["untrusted_app_content", "note"]);
-  assert.equal(parsed.note, UNTRUSTED_NOTE);
-  return parsed.untrusted_app_content;
+  return markedContent(textOf(result));
 }
 
 /** The message of a tool error. */
@@ -364,7 +362,7 @@ Deno.test("McpServer reads the tree", async (t) => {
     );
     assert.match(
       errorOf(await served.call("ui_query", { colour: "red" })),
-      /^invalid arguments: ui_query takes role, name, text, within, state, id, limit and full, got colour/,
+      /^invalid arguments: ui_query takes role, name, text, within, state, id, limit, full and max_bytes, got colour/,
     );
     assert.match(
       errorOf(await served.call("ui_query", { name: 3 })),
@@ -412,20 +410,16 @@ Deno.test("McpServer reads the tree", async (t) => {
 
 Deno.test("McpServer acts", async (t) => {
   await using served = await serve();
-  await t.step("ui_act answers {ok, revision} unwrapped and the changes wrapped", async () => {
+  await t.step("ui_act answers the new revision, marked with the changes after it", async () => {
     const before = served.app.revision;
     const result = await act(served, idOf(served, { name: "Add" }), { action: "click" }, before);
     assert.notEqual(result.isError, true);
     const count = idOf(served, { name: "Count: 1" });
-    const receipt = JSON.parse(textOf(result));
-    assert.deepEqual(Object.keys(receipt), ["ok", "revision", "changes"]);
-    assert.equal(receipt.ok, true);
+    const text = textOf(result);
+    assert.ok(text.startsWith(`${UNTRUSTED_MARKER}, revision ${before + 1}\n`), text);
+    const receipt = receiptOf(text);
     assert.equal(receipt.revision, before + 1);
-    assert.deepEqual(Object.keys(receipt.changes), ["untrusted_app_content", "note"]);
-    assert.ok(
-      receipt.changes.untrusted_app_content.includes(`~ text "Count: 1" #${count}\n`),
-      receipt.changes.untrusted_app_content,
-    );
+    assert.ok(receipt.changes!.includes(`~ text "Count: 1" #${count}\n`), receipt.changes);
     assert.equal(served.app.revision, before + 1);
     assert.ok(served.app.query({ name: "Count: 1" }).length === 1, served.app.tree());
   });
@@ -525,11 +519,7 @@ Deno.test("McpServer calls app tools", async (t) => {
 
   await t.step("a handler that throws gives a tool error with its message", async () => {
     const message = errorOf(await served.call("fails"));
-    const parsed = JSON.parse(message);
-    assert.deepEqual(parsed, {
-      untrusted_app_content: { error: FAILURE_MESSAGE },
-      note: UNTRUSTED_NOTE,
-    });
+    assert.deepEqual(markedContent(message), { error: FAILURE_MESSAGE });
   });
 
   await t.step(
@@ -581,12 +571,12 @@ Deno.test("McpServer rate limit", async (t) => {
       const results = await burst(Array.from({ length: 40 }, () => click));
       const revision = served.app.revision;
       for (const result of results.slice(0, 20)) {
-        assert.equal(textOf(result), `{"ok":true,"revision":${revision}}`);
+        assert.equal(textOf(result), `revision ${revision}`);
       }
       assert.ok(limited(results[20]!), textOf(results[20]!));
       assert.match(textOf(results[20]!), /^rate limit exceeded: .*retry in \d+ ms$/);
       for (const result of results.slice(20)) {
-        assert.ok(limited(result) || textOf(result).startsWith(`{"ok":true`), textOf(result));
+        assert.ok(limited(result) || textOf(result).startsWith("revision "), textOf(result));
       }
     },
   );

@@ -17,7 +17,7 @@ import { MAX_PENDING_REQUESTS } from "../runtime/agent/line_transport.ts";
 import { McpServer } from "../runtime/agent/server.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
 import { socketPathFor } from "../runtime/agent/socket_dir.ts";
-import { UNTRUSTED_NOTE } from "../runtime/agent/untrusted.ts";
+import { markedContent, type Receipt, receiptOf } from "./_marked.ts";
 import { render } from "../runtime/testing.ts";
 import { button, column, component, list, row, scrollView, text } from "../runtime/ui/mod.ts";
 import {
@@ -36,16 +36,7 @@ const FIXTURE = "tests/fixtures/changes_app.ts";
 /** The content of a wrapped answer. */
 function unwrapped<T>(answer: ToolText): T {
   assert.equal(answer.isError, false, answer.text);
-  const parsed = JSON.parse(answer.text);
-  assert.deepEqual(Object.keys(parsed), ["untrusted_app_content", "note"]);
-  assert.equal(parsed.note, UNTRUSTED_NOTE);
-  return parsed.untrusted_app_content as T;
-}
-
-interface Receipt {
-  ok: true;
-  revision: number;
-  changes?: { untrusted_app_content: string; note: string };
+  return markedContent(answer.text) as T;
 }
 
 interface Match {
@@ -75,17 +66,15 @@ function recording(client: Client) {
     async act(id: number, revision: number, action: Record<string, unknown>): Promise<Receipt> {
       const answer = await this.call("ui_act", { id, revision, action });
       assert.equal(answer.isError, false, answer.text);
-      return JSON.parse(answer.text) as Receipt;
+      return receiptOf(answer.text);
     },
   };
 }
 
-/** The change text of a receipt, checked to be wrapped. */
+/** The change text of a receipt (`receiptOf` checked it is marked). */
 function changeText(receipt: Receipt): string {
   assert.ok(receipt.changes !== undefined, `no changes in ${JSON.stringify(receipt)}`);
-  assert.deepEqual(Object.keys(receipt.changes), ["untrusted_app_content", "note"]);
-  assert.equal(receipt.changes.note, UNTRUSTED_NOTE);
-  return receipt.changes.untrusted_app_content;
+  return receipt.changes;
 }
 
 Deno.test("the app's own server: changes, receipts and waits from the worker", async (t) => {
@@ -101,9 +90,8 @@ Deno.test("the app's own server: changes, receipts and waits from the worker", a
     await t.step("a receipt after opening a dialog names its nodes", async () => {
       const before = (await agent.tree()).revision;
       const receipt = await agent.act(id("button", "Settings"), before, { action: "click" });
-      assert.equal(receipt.ok, true);
       assert.equal(receipt.revision, before + 1);
-      assert.deepEqual(Object.keys(receipt), ["ok", "revision", "changes"]);
+      assert.deepEqual(Object.keys(receipt), ["revision", "changes"]);
       const text = changeText(receipt);
       assert.match(text, /^\+ dialog "Settings" #\d+[^\n]* in #1$/m, text);
       assert.match(text, /^ {2,}text "Theme: dark" #\d+/m, text);
@@ -294,7 +282,7 @@ Deno.test("an in-process server over AppHost: receipts, free waits, cancellation
       for (const answer of waits) assert.equal(answer.isError, false, answer.text);
       const close = app.get({ role: "button", name: "Close" }).id;
       const receipt = await agent.act(close, app.revision, { action: "click" });
-      assert.equal(receipt.ok, true);
+      assert.ok(receipt.changes !== undefined, "the act was not refused: the dialog closed");
     });
 
     await t.step("cancelled waits end at once and free their request places", async () => {
@@ -330,7 +318,7 @@ Deno.test("an in-process server over AppHost: receipts, free waits, cancellation
   }
 });
 
-Deno.test("a scroll is one summary line in the receipt, not a line per row", async () => {
+Deno.test("a scroll is one line in the receipt, the list's, not a line per row", async () => {
   await using dir = await runtimeDir();
   const rows = component((cx) => {
     const items = cx.signal(Array.from({ length: 60 }, (_, index) => `Row ${index}`));
@@ -355,9 +343,12 @@ Deno.test("a scroll is one summary line in the receipt, not a line per row", asy
       action: "scroll",
       delta: { x: 0, y: 5 },
     });
+    const id = (name: string) => app.get({ role: "list_item", name }).id;
     assert.equal(
       changeText(receipt),
-      `~ scroll_view #${scroll}: 5 nodes came into view, 5 went out of view\n`,
+      `~ list #${app.get({ role: "list" }).id} offscreen=#${id("Row 0")}..#${id("Row 4")},#${
+        id("Row 16")
+      }..#${id("Row 59")}\n`,
     );
   } finally {
     await client.close();

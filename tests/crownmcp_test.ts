@@ -11,6 +11,7 @@
  * @module
  */
 
+import { markedContent, receiptOf } from "./_marked.ts";
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
@@ -252,7 +253,7 @@ async function noteCount(session: Session): Promise<number> {
 /** The content of a result wrapped as untrusted app content. */
 function unwrap(result: ToolText): unknown {
   assert.equal(result.isError, false, result.text);
-  return (JSON.parse(result.text) as { untrusted_app_content: unknown }).untrusted_app_content;
+  return markedContent(result.text);
 }
 
 /** The text of one resource, read through crownmcp. */
@@ -340,9 +341,9 @@ Deno.test("crownmcp with one app: selected on its own, tools and resources forwa
         revision: before.revision,
         action: { action: "click" },
       });
-      const receipt = JSON.parse(acted.text);
-      assert.deepEqual([receipt.ok, receipt.revision], [true, before.revision + 1]);
-      assert.match(receipt.changes.untrusted_app_content, /^~ text "Count: 1" #\d+$/m);
+      const receipt = receiptOf(acted.text);
+      assert.equal(receipt.revision, before.revision + 1);
+      assert.match(receipt.changes!, /^~ text "Count: 1" #\d+$/m);
       assert.match((await readTree(session.client)).tree, /text "Count: 1"/);
     });
 
@@ -826,7 +827,7 @@ Deno.test("crownmcp over raw stdio: only JSON-RPC on stdout, exits when stdin cl
       const names = (listed.result as { tools: { name: string }[] }).tools.map((tool) => tool.name);
       assert.deepEqual(names, [...OWN_TOOLS, ...BUILTIN_TOOLS]);
       const called = (await stdout.response(3)).result as { content: { text: string }[] };
-      const tree = JSON.parse(called.content[0]!.text).untrusted_app_content.tree;
+      const { tree } = markedContent(called.content[0]!.text) as { tree: string };
       assert.match(tree, /^window "Counter" #1\n/);
 
       // Standard input closes while crownmcp holds the app's socket: it must end on its own.
@@ -961,7 +962,7 @@ Deno.test("crownmcp under the MCP Inspector CLI", async (t) => {
       assertForwardedTools(listed.tools.map((tool: { name: string }) => tool.name), [
         "note_count",
       ]);
-      const { count } = JSON.parse(called.content[0].text).untrusted_app_content;
+      const { count } = markedContent(called.content[0].text) as { count: unknown };
       assert.equal(typeof count, "number");
       assert.equal(read.contents.length, 1);
       assert.equal(read.contents[0].uri, "ui://tree");
@@ -1003,7 +1004,7 @@ Deno.test("crownmcp under the MCP Inspector CLI", async (t) => {
         { XDG_RUNTIME_DIR: scene.runtimeDir, CROWNMCP_TOKEN: "inspector-token" },
         ["--method", "tools/call", "--tool-name", "note_count", "--tool-args-json", "{}"],
       );
-      assert.deepEqual(JSON.parse(called.content[0].text).untrusted_app_content, { count: 2 });
+      assert.deepEqual(markedContent(called.content[0].text), { count: 2 });
     });
   });
 });

@@ -4,6 +4,7 @@
  * full agent session through the installed crownmcp against a running app.
  */
 
+import { markedContent, receiptOf } from "./_marked.ts";
 import assert from "node:assert/strict";
 import { Client } from "../runtime/agent/sdk.ts";
 import { StdioClientTransport } from "../runtime/agent/sdk_stdio.ts";
@@ -55,25 +56,27 @@ Deno.test("deno task install, then the installed crownmcp and crowndev work", as
         assert.ok(tools.some((tool) => tool.name === "ui_act"), JSON.stringify(tools));
         const text = (result: Awaited<ReturnType<Client["callTool"]>>) =>
           (result.content as { text: string }[])[0]!.text;
-        const query = JSON.parse(text(
+        const query = markedContent(text(
           await client.callTool({
             name: "ui_query",
             arguments: { role: "button", name: "+1" },
           }),
-        )).untrusted_app_content;
-        const acted = JSON.parse(text(
+        )) as { revision: number; nodes: { id: number }[] };
+        const acted = receiptOf(text(
           await client.callTool({
             name: "ui_act",
             arguments: {
-              id: query.nodes[0].id,
+              id: query.nodes[0]!.id,
               revision: query.revision,
               action: { action: "click" },
             },
           }),
         ));
-        assert.deepEqual([acted.ok, acted.revision], [true, query.revision + 1]);
-        const tree = JSON.parse(text(await client.callTool({ name: "ui_tree", arguments: {} })));
-        assert.match(tree.untrusted_app_content.tree, /text "Count: 1"/);
+        assert.equal(acted.revision, query.revision + 1);
+        const tree = markedContent(
+          text(await client.callTool({ name: "ui_tree", arguments: {} })),
+        ) as { tree: string };
+        assert.match(tree.tree, /text "Count: 1"/);
       } finally {
         await client.close();
       }

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { markedContent } from "./_marked.ts";
 import assert from "node:assert/strict";
 import type { Client } from "../runtime/agent/sdk.ts";
 import { callTool, connect, runtimeDir, startApp } from "./_app_process.ts";
@@ -18,8 +19,7 @@ const FIXTURE = "tests/fixtures/list_items_app.ts";
 async function tree(client: Client): Promise<{ revision: number; tree: string }> {
   const { text, isError } = await callTool(client, "ui_tree");
   assert.equal(isError, false, text);
-  return (JSON.parse(text) as { untrusted_app_content: { revision: number; tree: string } })
-    .untrusted_app_content;
+  return markedContent(text) as { revision: number; tree: string };
 }
 
 /** The id on the line of `tree` that starts (after indentation) with `start`. */

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { markedContent, receiptOf } from "./_marked.ts";
 import assert from "node:assert/strict";
 import type { Client } from "../runtime/agent/sdk.ts";
 import { type AppProcess, callTool, connect, runtimeDir, startApp } from "./_app_process.ts";
@@ -50,7 +51,7 @@ function find(root: JsonNode, role: string, name?: string): JsonNode {
 async function queryId(client: Client, role: string, name: string): Promise<number> {
   const { text, isError } = await callTool(client, "ui_query", { role, name });
   assert.equal(isError, false, text);
-  const nodes = JSON.parse(text).untrusted_app_content.nodes as { id: number }[];
+  const { nodes } = markedContent(text) as { nodes: { id: number }[] };
   assert.equal(nodes.length, 1, `one ${role} "${name}": ${text}`);
   return nodes[0]!.id;
 }
@@ -99,8 +100,7 @@ Deno.test("modal and offscreen through a real socket", async (t) => {
       const { revision } = await readJsonTree(client);
       const { text, isError } = await act(client, open, revision, { action: "click" });
       assert.equal(isError, false, text);
-      const answer = JSON.parse(text) as { ok: boolean; revision: number };
-      assert.equal(answer.ok, true);
+      const answer = receiptOf(text);
       const after = await readJsonTree(client);
       assert.equal(answer.revision, after.revision, "the answer is after scroll and click");
       assert.ok(answer.revision >= revision + 2, "the scroll and the click are frames");

@@ -8,6 +8,7 @@
  * the package, and the project's lockfile records no JSR package at all.
  */
 
+import { markedContent } from "./_marked.ts";
 import assert from "node:assert/strict";
 import { relative } from "node:path";
 import {
@@ -98,7 +99,7 @@ Deno.test("a project outside the repository links the checkout and runs an app i
 
       const answer = await callTool(client, "greet", { name: "Ada" });
       assert.equal(answer.isError, false, answer.text);
-      assert.deepEqual(JSON.parse(answer.text).untrusted_app_content, { greeted: "Ada" });
+      assert.deepEqual(markedContent(answer.text), { greeted: "Ada" });
 
       const after = await readTree(client);
       assert.match(after.tree, /text "Hello, Ada" #\d+/);

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { markedContent } from "./_marked.ts";
 import assert from "node:assert/strict";
 import { Client } from "../runtime/agent/sdk.ts";
 import { confirmMessage } from "../runtime/agent/tool_defs.ts";
@@ -52,7 +53,7 @@ const REFUSED: [tool: string, args: Record<string, unknown>, message: string][] 
 /** The content of a result wrapped as untrusted app content. */
 function unwrap(result: ToolText): unknown {
   assert.equal(result.isError, false, result.text);
-  return (JSON.parse(result.text) as { untrusted_app_content: unknown }).untrusted_app_content;
+  return markedContent(result.text);
 }
 
 /** Sends every refused call and checks its refusal, then that no tool's code ran. */

@@ -87,13 +87,13 @@ export class AppHost implements SemanticHost {
   }
 
   /** The changes since a revision. */
-  changesSince(since: number, maxBytes?: number): ChangesAnswer | null {
-    return this.#watch.changesSince(since, maxBytes);
+  changesSince(since: number, maxBytes?: number, reserve?: number): ChangesAnswer | null {
+    return this.#watch.changesSince(since, maxBytes, reserve);
   }
 
   /** The receipt of an action made at `since`. */
-  receipt(since: number): string | undefined {
-    return this.#watch.receipt(since);
+  receipt(since: number, reserve?: number): string | undefined {
+    return this.#watch.receipt(since, reserve);
   }
 
   /** How many `ui_wait` calls are pending. */

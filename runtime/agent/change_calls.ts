@@ -6,11 +6,18 @@
  * @module
  */
 
-import { MAX_CHANGES_BYTES, type NodeQuery } from "../semantics/mod.ts";
+import {
+  DEFAULT_TREE_BYTES,
+  MAX_CHANGES_BYTES,
+  MAX_TREE_BYTES,
+  MIN_CHANGES_BYTES,
+  type NodeQuery,
+} from "../semantics/mod.ts";
 import { HostError, type SemanticHost } from "./host.ts";
+import { fitNodes } from "./node_answers.ts";
 import type { CallToolResult } from "./sdk.ts";
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, type WaitCondition } from "./tree_watch.ts";
-import { wrapUntrusted } from "./untrusted.ts";
+import { plainHeader, SINCE_HEADER_BYTES, untrustedText } from "./untrusted.ts";
 
 /** The arguments `ui_query` takes. */
 export const QUERY_KEYS: readonly string[] = [
@@ -22,6 +29,7 @@ export const QUERY_KEYS: readonly string[] = [
   "id",
   "limit",
   "full",
+  "max_bytes",
 ];
 
 /** The arguments `ui_wait` takes. */
@@ -116,10 +124,24 @@ export function queryArguments(args: Record<string, unknown>): NodeQuery {
   };
 }
 
-/** Answers `ui_query`: the matches with their values and states, wrapped. */
+/**
+ * Answers `ui_query`: the matches with their values and states, marked as app data, within
+ * `max_bytes` of answer: the matches past the budget count in `more`. The default is 32,768,
+ * and the largest budget with `full` (which asks for whole strings, however long).
+ */
 export function answerQuery(host: SemanticHost, args: Record<string, unknown>): CallToolResult {
   const query = queryArguments(args);
-  return untrusted(checked(() => host.query(query)));
+  const budget = optionalWhole(args, "max_bytes", MIN_CHANGES_BYTES, MAX_TREE_BYTES) ??
+    (query.full ? MAX_TREE_BYTES : DEFAULT_TREE_BYTES);
+  const found = checked(() => host.query(query));
+  const text = fitNodes(found, budget);
+  if (text === null) {
+    throw new HostError(
+      "invalid",
+      `the first match alone is more than max_bytes ${budget}; call again with a larger max_bytes (at most ${MAX_TREE_BYTES}), or without full`,
+    );
+  }
+  return textOf(text);
 }
 
 /**
@@ -139,25 +161,32 @@ export function answerSince(
   if (typeof since !== "number" || !Number.isSafeInteger(since) || since < 0) {
     throw invalid(`since must be a revision (a whole number), got ${JSON.stringify(since)}`);
   }
-  const maxBytes = optionalWhole(args, "max_bytes", 256, MAX_CHANGES_BYTES);
-  const answer = host.changesSince(since, maxBytes);
-  return untrusted(answer ?? fullTree(maxBytes));
+  const maxBytes = optionalWhole(args, "max_bytes", MIN_CHANGES_BYTES, MAX_CHANGES_BYTES);
+  const answer = host.changesSince(since, maxBytes, SINCE_HEADER_BYTES);
+  if (answer === null) {
+    const { revision, tree } = fullTree(maxBytes);
+    return textOf(untrustedText(tree, { revision }));
+  }
+  return textOf(
+    untrustedText(answer.changes, { revision: answer.revision, since: answer.since }),
+  );
 }
 
 /**
- * What `ui_act` answers after the action made at `revision` led to `after`: ok, the new
- * revision and, when anything changed, the change text wrapped as untrusted app content.
+ * What `ui_act` answers after the action made at `revision` led to `after`: the new revision
+ * (`revision 6`) and, when anything changed, the change text, the whole marked as app data.
  */
 export function receiptResult(
   host: SemanticHost,
   revision: number,
   after: number,
 ): CallToolResult {
-  const changes = host.receipt(revision);
-  const receipt = changes === undefined
-    ? { ok: true, revision: after }
-    : { ok: true, revision: after, changes: wrapUntrusted(changes) };
-  return { content: [{ type: "text", text: JSON.stringify(receipt) }] };
+  const changes = host.receipt(revision, SINCE_HEADER_BYTES);
+  return textOf(
+    changes === undefined
+      ? plainHeader({ revision: after })
+      : untrustedText(changes, { revision: after }),
+  );
 }
 
 /** Reads `ui_wait`'s arguments into a condition; throws HostError for bad ones. */
@@ -184,7 +213,10 @@ export function waitArguments(args: Record<string, unknown>): WaitCondition {
   return condition;
 }
 
-/** Answers `ui_wait` once its condition holds: the revision and the nodes, wrapped. */
+/**
+ * Answers `ui_wait` once its condition holds: the revision and the nodes, marked as app data,
+ * within 32,768 bytes (the nodes past them count in `more`).
+ */
 export async function answerWait(
   host: SemanticHost,
   args: Record<string, unknown>,
@@ -192,7 +224,7 @@ export async function answerWait(
 ): Promise<CallToolResult> {
   const condition = waitArguments(args);
   try {
-    return untrusted(await host.wait(condition, signal));
+    return textOf(fitNodes(await host.wait(condition, signal), DEFAULT_TREE_BYTES, true)!);
   } catch (error) {
     return checked(() => {
       throw error;
@@ -200,6 +232,6 @@ export async function answerWait(
   }
 }
 
-function untrusted(content: unknown): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(wrapUntrusted(content)) }] };
+function textOf(text: string): CallToolResult {
+  return { content: [{ type: "text", text }] };
 }

@@ -67,15 +67,17 @@ export interface SemanticHost {
    */
   query(query: NodeQuery): { revision: number } & FoundNodes;
   /**
-   * The net changes from revision `since` to now, within `maxBytes` of change text; null
-   * when `since` is older than the history kept. Throws HostError when `since` is ahead.
+   * The net changes from revision `since` to now, within `maxBytes` of answer, `reserve` of
+   * them spent outside the change text (the result's header); null when `since` is older than
+   * the history kept. Throws HostError when `since` is ahead.
    */
-  changesSince(since: number, maxBytes?: number): ChangesAnswer | null;
+  changesSince(since: number, maxBytes?: number, reserve?: number): ChangesAnswer | null;
   /**
-   * The receipt of an action made at revision `since`: the change text from it to now, capped
-   * at 2,048 bytes; undefined when nothing changed.
+   * The receipt of an action made at revision `since`: the change text from it to now, within
+   * 2,048 bytes of answer, `reserve` of them spent outside the text; undefined when nothing
+   * changed.
    */
-  receipt(since: number): string | undefined;
+  receipt(since: number, reserve?: number): string | undefined;
   /**
    * Resolves at the first revision where `condition` holds (at once when it does now);
    * rejects with HostError on timeout, for an unknown id, and when `signal` aborts.

@@ -21,7 +21,7 @@ import {
   type InspectSection,
   type PartialSnapshot,
 } from "../app/inspect.ts";
-import { DEFAULT_TREE_BYTES, MAX_TREE_BYTES } from "../semantics/mod.ts";
+import { DEFAULT_TREE_BYTES, escapeUnsafeCharacters, MAX_TREE_BYTES } from "../semantics/mod.ts";
 import { HostError, type SemanticHost } from "./host.ts";
 
 /** The arguments `inspect_snapshot` takes. */
@@ -91,8 +91,9 @@ export function inspectArguments(args: Record<string, unknown>): InspectRequest 
 const encoder = new TextEncoder();
 const NOT_ASCII = /[\u0080-\uffff]/;
 
+/** The bytes of `value`'s JSON as a marked answer writes it (see `appJson`). */
 function jsonBytes(value: unknown): number {
-  const json = JSON.stringify(value);
+  const json = escapeUnsafeCharacters(JSON.stringify(value));
   return NOT_ASCII.test(json) ? encoder.encode(json).length : json.length;
 }
 
@@ -115,14 +116,16 @@ const ENTRY_NAMES: Record<ListSection, string> = {
 
 /**
  * Cuts `snapshot` to `request`'s budget (after skipping `from` entries of each list). The
- * answer's JSON is at most the budget in UTF-8 bytes; `cut` lists each part left out with the
- * call that shows it.
+ * answer's JSON is at most the budget less `reserve` (what the result spends around the
+ * JSON, its header line) in UTF-8 bytes; `cut` lists each part left out with the call that
+ * shows it.
  */
 export function budgetSnapshot(
   snapshot: PartialSnapshot,
   request: InspectRequest,
+  reserve = 0,
 ): BudgetedSnapshot {
-  const budget = request.maxBytes ?? DEFAULT_TREE_BYTES;
+  const budget = (request.maxBytes ?? DEFAULT_TREE_BYTES) - reserve;
   const skip = request.from ?? 0;
   // Each list with the bytes of its first k entries and their commas, for every k.
   const lists = new Map<ListSection, { entries: unknown[]; upTo: number[] }>();
@@ -139,7 +142,8 @@ export function budgetSnapshot(
   const longest = Math.max(0, ...[...lists.values()].map((list) => list.entries.length));
   // Measured once: a large tree's JSON is most of the work.
   const treeBytes = snapshot.tree === undefined ? 0 : jsonBytes(snapshot.tree);
-  const alone = jsonBytes({ revision: snapshot.revision, tree: null }) - 4 + treeBytes;
+  // The budget an answer of the tree alone needs.
+  const alone = jsonBytes({ revision: snapshot.revision, tree: null }) - 4 + treeBytes + reserve;
 
   /**
    * The answer when each list keeps at most `cap` entries and the tree is kept or not, with
@@ -206,12 +210,16 @@ export function budgetSnapshot(
   return build(fitting, withTree, true).answer;
 }
 
-/** Answers `inspect_snapshot` (and reads `inspect://snapshot`, with no arguments). */
+/**
+ * Answers `inspect_snapshot` (and reads `inspect://snapshot`, with no arguments), `reserve`
+ * bytes of the budget left for what the result adds around the snapshot's JSON.
+ */
 export async function answerInspect(
   host: SemanticHost,
   args: Record<string, unknown>,
+  reserve = 0,
 ): Promise<BudgetedSnapshot> {
   const request = inspectArguments(args);
   const snapshot = await host.inspect({ sections: request.sections, root: request.root });
-  return budgetSnapshot(snapshot, request);
+  return budgetSnapshot(snapshot, request, reserve);
 }

@@ -168,7 +168,14 @@ export class MirrorHost implements SemanticHost {
   /** A view of the tree as text, from the mirror. */
   treeView(view: TreeView): { revision: number; tree: string } {
     const mirror = this.mirror;
-    const key = JSON.stringify([view.root, view.depth, view.from, view.visible, view.maxBytes]);
+    const key = JSON.stringify([
+      view.root,
+      view.depth,
+      view.from,
+      view.visible,
+      view.maxBytes,
+      view.reserve,
+    ]);
     const cached = this.#treeView;
     if (cached?.revision === mirror.revision && cached.key === key) {
       return { revision: cached.revision, tree: cached.tree };
@@ -189,13 +196,13 @@ export class MirrorHost implements SemanticHost {
   }
 
   /** The changes since a revision, from the mirror's history. */
-  changesSince(since: number, maxBytes?: number): ChangesAnswer | null {
-    return this.watch.changesSince(since, maxBytes);
+  changesSince(since: number, maxBytes?: number, reserve?: number): ChangesAnswer | null {
+    return this.watch.changesSince(since, maxBytes, reserve);
   }
 
   /** The receipt of an action made at `since`, from the mirror's history. */
-  receipt(since: number): string | undefined {
-    return this.watch.receipt(since);
+  receipt(since: number, reserve?: number): string | undefined {
+    return this.watch.receipt(since, reserve);
   }
 
   /** Waits in the worker, on the mirror: the UI thread is never asked. */

@@ -34,7 +34,15 @@ export {
   socketNameFor,
   socketPathFor,
 } from "./socket_dir.ts";
-export { UNTRUSTED_NOTE, type UntrustedContent, wrapUntrusted } from "./untrusted.ts";
+export {
+  readAnswer,
+  readResultText,
+  type ResultHeader,
+  type ResultText,
+  UNTRUSTED_MARKER,
+  UNTRUSTED_MEANING,
+  untrustedText,
+} from "./untrusted.ts";
 export { TIMEOUT_MESSAGE } from "./mirror_host.ts";
 export { ACTIONS_PER_SECOND, rateLimitMessage } from "./rate_limit.ts";
 export { confirmMessage } from "./tool_defs.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { parseTreeView, TREE_VIEW_KEYS } from "../semantics/mod.ts";
+import { parseTreeView, TREE_VIEW_KEYS, type TreeView } from "../semantics/mod.ts";
 import { answerQuery, answerSince, answerWait, receiptResult } from "./change_calls.ts";
 import { answerInspect } from "./inspect_call.ts";
 import { checkToolArguments } from "../ui/tools.ts";
@@ -16,7 +16,7 @@ import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
 import type { CallToolResult } from "./sdk.ts";
 import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import { BUILTIN_TOOL_NAMES, confirmMessage } from "./tool_defs.ts";
-import { wrapUntrusted } from "./untrusted.ts";
+import { appJson, HEADER_BYTES, untrustedText } from "./untrusted.ts";
 import type { ToolProgress } from "../ui/tool_call.ts";
 
 /** A tool result carrying one text. */
@@ -29,9 +29,18 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-/** A result that carries app text: wrapped, as JSON text. */
-export function untrustedResult(content: unknown): CallToolResult {
-  return textResult(JSON.stringify(wrapUntrusted(content)));
+/**
+ * A result that carries app text: the marked header (with the revision, when given), then
+ * `content` as one line of JSON.
+ */
+export function untrustedResult(content: unknown, revision?: number): CallToolResult {
+  return textResult(untrustedText(appJson(content), { revision }));
+}
+
+/** `ui_tree`'s view: the marked header with the revision, then the tree text. */
+function treeResult(host: SemanticHost, view: TreeView): CallToolResult {
+  const { revision, tree } = host.treeView({ ...view, reserve: HEADER_BYTES });
+  return textResult(untrustedText(tree, { revision }));
 }
 
 function messageOf(error: unknown): string {
@@ -130,11 +139,14 @@ async function callBuiltin(
           host,
           args,
           (maxBytes) =>
-            host.treeView(parseTreeView(maxBytes === undefined ? {} : { max_bytes: maxBytes })),
+            host.treeView({
+              ...parseTreeView(maxBytes === undefined ? {} : { max_bytes: maxBytes }),
+              reserve: HEADER_BYTES,
+            }),
         );
       }
       checkKnownArguments(name, args, [...TREE_VIEW_KEYS, "since"]);
-      return untrustedResult(host.treeView(asInvalid(() => parseTreeView(args))));
+      return treeResult(host, asInvalid(() => parseTreeView(args)));
     case BUILTIN_TOOL.query:
       return answerQuery(host, args);
     case BUILTIN_TOOL.wait:
@@ -164,8 +176,10 @@ async function callBuiltin(
       const png = await host.screenshot();
       return { content: [{ type: "image", data: png, mimeType: "image/png" }] };
     }
-    case BUILTIN_TOOL.inspect:
-      return untrustedResult(await answerInspect(host, args));
+    case BUILTIN_TOOL.inspect: {
+      const { revision, ...snapshot } = await answerInspect(host, args, HEADER_BYTES);
+      return untrustedResult(snapshot, revision);
+    }
   }
   throw new HostError("invalid", `unknown tool ${JSON.stringify(name)}`);
 }

@@ -194,9 +194,9 @@ export class TreeWatch {
   }
 
   /** The answer to `ui_tree {"since": since}`; null when `since` is no longer kept. */
-  changesSince(since: number, maxBytes?: number): ChangesAnswer | null {
+  changesSince(since: number, maxBytes?: number, reserve?: number): ChangesAnswer | null {
     try {
-      return changesAnswer(this.history, since, maxBytes);
+      return changesAnswer(this.history, since, maxBytes, reserve);
     } catch (error) {
       if (error instanceof RangeError) throw new HostError("invalid", error.message);
       throw error;
@@ -204,8 +204,8 @@ export class TreeWatch {
   }
 
   /** The change text from `since` to now, capped for a receipt; undefined when none. */
-  receipt(since: number): string | undefined {
-    return receiptText(this.history, since);
+  receipt(since: number, reserve?: number): string | undefined {
+    return receiptText(this.history, since, reserve);
   }
 
   /** How many waits are pending. */

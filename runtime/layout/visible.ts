@@ -139,7 +139,14 @@ export class OffscreenTracker {
       const box = element.layout;
       const left = originX + box.x;
       const top = originY + box.y;
-      const inner = intersectRects(clip, { x: left, y: top, width: box.width, height: box.height });
+      // A box with no size shows as the cell at its corner, and so does what is inside it (the
+      // empty list of an empty scroll view is on screen, where its first row will be).
+      const inner = intersectRects(clip, {
+        x: left,
+        y: top,
+        width: Math.max(1, box.width),
+        height: Math.max(1, box.height),
+      });
       const children = element.children;
       const classify = (child: LayoutNode) => {
         if (child.layout.style.overlay) return; // drawn above everything: visited on its own

@@ -130,6 +130,24 @@ Deno.test("OffscreenTracker", async (t) => {
     assert.deepEqual(offscreenIds(app.app.tree), [app.get({ name: "Go" }).id]);
   });
 
+  await t.step(
+    "an empty list in an empty scroll view is on screen, where its rows will be",
+    async () => {
+      let rows!: Signal<string[]>;
+      await using app = await render(
+        component((cx) => {
+          rows = cx.signal<string[]>([]);
+          return column(text("head"), scrollView(list(rows, (name) => text(name))));
+        }),
+        { width: 20, height: 10 },
+      );
+      assert.deepEqual(offscreenIds(app.app.tree), [], app.tree());
+      rows.set(["first"]);
+      await app.settle();
+      assert.deepEqual(offscreenIds(app.app.tree), [], app.tree());
+    },
+  );
+
   await t.step("a scroll in 10,000 rows writes the rows that moved, not the list", async () => {
     let rows!: Signal<number[]>;
     await using app = await render(

@@ -14,7 +14,9 @@
  * Net means: a node added and removed again since the revision gives no line; a node changed
  * twice gives one line, and none when it shows what it showed then; a frame that moved nodes
  * only (bounds) gives none. Nodes that only came into view or went out of it (the `offscreen`
- * state) are summed up in one line for their scroll view.
+ * state) get no line, their parent one (its line says which children are offscreen), and a
+ * node that only lost the focus gets no line when another one gained it (that one's line says
+ * where the focus went).
  *
  * The history runs on the thread that owns the mirror (the server worker), so the UI thread
  * pays nothing for it. It keeps every revision of the last 5 minutes or the last 256,
@@ -59,7 +61,7 @@ export const MIN_CHANGES_BYTES = 256;
 /** The largest budget `ui_tree {"since"}` takes, as for the tree's views. */
 export const MAX_CHANGES_BYTES = 3_500_000;
 
-/** The byte budget of the change text in a `ui_act` receipt. */
+/** The byte budget of a `ui_act` receipt: its change text and what the answer adds. */
 export const RECEIPT_BYTES = 2048;
 
 /** The longest name or value a receipt shows whole, in characters; longer ones are cut. */
@@ -125,10 +127,6 @@ export function capLines(lines: readonly string[], maxBytes: number, how: string
   }
   kept.push(`… ${lines.length - kept.length} more lines: ${how}`);
   return kept.join("\n") + "\n";
-}
-
-function nodes(count: number): string {
-  return count === 1 ? "1 node" : `${count} nodes`;
 }
 
 /** A tree mirror with the history of its last revisions. */
@@ -262,7 +260,7 @@ export class TreeHistory {
     return lines;
   }
 
-  /** Adds the `+` and `~` lines (and scroll summaries) in tree order. */
+  /** Adds the `+` and `~` lines in tree order. */
   #walkChanges(
     added: Set<number>,
     before: Map<number, NodeContent>,
@@ -270,54 +268,50 @@ export class TreeHistory {
     quote: (text: string) => string,
   ): void {
     const offscreen = STATE_BIT.offscreen;
-    interface Scroll {
-      node: SemanticNode;
-      line: number;
-      cameIntoView: number;
-      wentOutOfView: number;
+    const focused = STATE_BIT.focused;
+    // A node that only came into view or went out of it gets no line: its parent's line says
+    // which of its children are offscreen, so the parent gets one instead (a scroll of a list
+    // is one line, the list's, with the rows now out of view).
+    const viewChanged = new Set<number>();
+    for (const [id, old] of before) {
+      const node = this.mirror.get(id);
+      if (node?.parent && ((old.states ^ node.states) & offscreen) !== 0) {
+        viewChanged.add(node.parent.id);
+      }
     }
-    const scrolls: Scroll[] = [];
-    const stack: [SemanticNode, Scroll | null][] = [[this.mirror.root, null]];
+    // A node that only lost the focus gets no line when another node gained it: the focus is
+    // on one node at a time, so that node's line says where it went.
+    let focusGained = false;
+    const onlyLostFocus: number[] = [];
+    const stack: SemanticNode[] = [this.mirror.root];
     while (stack.length > 0) {
-      const [node, scroll] = stack.pop()!;
+      const node = stack.pop()!;
       if (added.has(node.id)) {
         const parent = node.parent === null ? "" : ` in #${node.parent.id}`;
         lines.push(`+ ${formatNodeLine(node, quote)}${parent}`);
-        addedDescendants(node, quote, lines);
+        if (addedDescendants(node, quote, lines)) focusGained = true;
         continue;
       }
       const old = before.get(node.id);
-      if (old !== undefined) {
-        const sameContent = old.role === node.role && old.name === node.name &&
-          old.value === node.value;
-        const changedStates = old.states ^ node.states;
-        if (sameContent && changedStates === offscreen && scroll !== null) {
-          if (node.states & offscreen) scroll.wentOutOfView++;
-          else scroll.cameIntoView++;
-        } else if (!sameContent || changedStates !== 0) {
-          lines.push(`~ ${formatNodeLine(node, quote)}`);
+      const sameContent = old === undefined ||
+        (old.role === node.role && old.name === node.name && old.value === node.value);
+      const changedStates = old === undefined ? 0 : (old.states ^ node.states) & ~offscreen;
+      const inView = viewChanged.has(node.id);
+      if (!sameContent || changedStates !== 0 || inView) {
+        if (changedStates & node.states & focused) focusGained = true;
+        if (
+          sameContent && !inView && changedStates === focused && (node.states & focused) === 0
+        ) {
+          onlyLostFocus.push(lines.length);
         }
-      }
-      let inner = scroll;
-      if (node.role === "scroll_view" || node.parent === null) {
-        inner = { node, line: lines.length, cameIntoView: 0, wentOutOfView: 0 };
-        scrolls.push(inner);
-        lines.push(""); // filled in below, or dropped
+        lines.push(`~ ${formatNodeLine(node, quote)}`);
       }
       for (let index = node.children.length - 1; index >= 0; index--) {
-        stack.push([node.children[index]!, inner]);
+        stack.push(node.children[index]!);
       }
     }
-    const drop = new Set<number>();
-    for (const scroll of scrolls) {
-      if (scroll.cameIntoView === 0 && scroll.wentOutOfView === 0) {
-        drop.add(scroll.line);
-        continue;
-      }
-      lines[scroll.line] = `~ ${scroll.node.role} #${scroll.node.id}: ` +
-        `${nodes(scroll.cameIntoView)} came into view, ${scroll.wentOutOfView} went out of view`;
-    }
-    if (drop.size > 0) {
+    if (focusGained && onlyLostFocus.length > 0) {
+      const drop = new Set(onlyLostFocus);
       const kept = lines.filter((_, index) => !drop.has(index));
       lines.length = 0;
       lines.push(...kept);
@@ -327,13 +321,14 @@ export class TreeHistory {
 
 /**
  * Adds the lines of an added node's descendants, indented under its `+` line as in the tree
- * text (a row's naming text left out).
+ * text (a row's naming text left out). True when the node or one of them has the focus.
  */
 function addedDescendants(
   top: SemanticNode,
   quote: (text: string) => string,
   lines: string[],
-): void {
+): boolean {
+  let focus = (top.states & STATE_BIT.focused) !== 0;
   const stack: [SemanticNode, number][] = [];
   const pushChildren = (node: SemanticNode, depth: number) => {
     const skipped = namingTextChild(node);
@@ -345,9 +340,11 @@ function addedDescendants(
   pushChildren(top, 0);
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
-    lines.push(`  ${treeIndent(depth)}${formatNodeLine(node, quote)}`);
+    if (node.states & STATE_BIT.focused) focus = true;
+    lines.push(`  ${treeIndent(depth)}${formatNodeLine(node, quote, false)}`);
     pushChildren(node, depth);
   }
+  return focus;
 }
 
 /** What `ui_tree {"since": R}` answers when R is kept: the change text since R. */
@@ -361,27 +358,32 @@ export interface ChangesAnswer {
 }
 
 /**
- * The answer to `ui_tree {"since": since}`: the change text within `maxBytes` (a last line
- * says how to read the rest), or null when `since` is no longer kept (the caller then answers
- * with the whole tree). Throws a RangeError when `since` is after the current revision.
+ * The answer to `ui_tree {"since": since}`: the change text within `maxBytes` less `reserve`
+ * (what the answer spends around the text, its header line), a last line saying how to read
+ * the rest; or null when `since` is no longer kept (the caller then answers with the whole
+ * tree). Throws a RangeError when `since` is after the current revision.
  */
 export function changesAnswer(
   history: TreeHistory,
   since: number,
   maxBytes: number = DEFAULT_CHANGES_BYTES,
+  reserve = 0,
 ): ChangesAnswer | null {
   const lines = history.changeLines(since);
   if (lines === null) return null;
   return {
     revision: history.revision,
     since,
-    changes: capLines(lines, maxBytes, readAllOf(lines, since)),
+    changes: capLines(lines, maxBytes - reserve, readAllOf(lines, since, reserve)),
   };
 }
 
-/** The call that reads all of `lines`, the change text since `since` as `ui_tree` gives it. */
-function readAllOf(lines: readonly string[], since: number): string {
-  const full = textBytes(lines);
+/**
+ * The call that reads all of `lines`, the change text since `since` as `ui_tree` gives it,
+ * in an answer that spends `reserve` bytes around the text.
+ */
+function readAllOf(lines: readonly string[], since: number, reserve: number): string {
+  const full = textBytes(lines) + reserve;
   // Past the largest budget a diff is no cheaper than the tree: point at the tree's views.
   return full <= MAX_CHANGES_BYTES
     ? `ui_tree {"since":${since},"max_bytes":${Math.max(full, MIN_CHANGES_BYTES)}}`
@@ -390,15 +392,18 @@ function readAllOf(lines: readonly string[], since: number): string {
 
 /**
  * The change text of an action's receipt: what changed from `since` (the revision the action
- * was made at) to now, within {@link RECEIPT_BYTES}; undefined when nothing changed or the
- * revision is no longer kept.
+ * was made at) to now, within {@link RECEIPT_BYTES} less `reserve` (what the receipt and
+ * `ui_tree {"since"}` spend around the text); undefined when nothing changed or the revision
+ * is no longer kept.
  */
-export function receiptText(history: TreeHistory, since: number): string | undefined {
+export function receiptText(history: TreeHistory, since: number, reserve = 0): string | undefined {
   if (since > history.revision) return undefined;
   const lines = history.changeLines(since, RECEIPT_LONGEST_TEXT);
   if (lines === null || lines.length === 0) return undefined;
-  if (textBytes(lines) <= RECEIPT_BYTES) return lines.join("\n") + "\n";
+  const budget = RECEIPT_BYTES - reserve;
+  if (textBytes(lines) <= budget) return lines.join("\n") + "\n";
   // Cut: point at the whole change text as `ui_tree {"since"}` gives it (it cuts long
   // strings later than a receipt does), with a budget that holds all of it.
-  return capLines(lines, RECEIPT_BYTES, readAllOf(history.changeLines(since) ?? lines, since));
+  const all = history.changeLines(since) ?? lines;
+  return capLines(lines, budget, readAllOf(all, since, reserve));
 }

@@ -74,6 +74,35 @@ Deno.test("TreeHistory.changeLines()", async (t) => {
     ], "seen at before + 1, the toast was there");
   });
 
+  await t.step("leaves out a node that only lost the focus to another node, not otherwise", () => {
+    const { tree, history, save, rows, frame } = followed();
+    const [, remove] = rows[0]!.children;
+    tree.setState(save, "focused", true);
+    const before = frame();
+    tree.setState(save, "focused", false);
+    tree.setState(remove!, "focused", true);
+    const moved = frame();
+    assert.deepEqual(history.changeLines(before), [`~ button "Delete" #${remove!.id} focused`]);
+    tree.setState(remove!, "focused", false);
+    frame();
+    assert.deepEqual(
+      history.changeLines(moved),
+      [`~ button "Delete" #${remove!.id}`],
+      "the focus went nowhere: the line says it left",
+    );
+    tree.setName(save, "Saved");
+    tree.setState(save, "focused", true);
+    const renamed = frame();
+    tree.setName(save, "Save");
+    tree.setState(save, "focused", false);
+    tree.setState(remove!, "focused", true);
+    frame();
+    assert.deepEqual(history.changeLines(renamed), [
+      `~ button "Save" #${save.id}`,
+      `~ button "Delete" #${remove!.id} focused`,
+    ], "a node that also changed otherwise keeps its line");
+  });
+
   await t.step("gives no line for a node changed and changed back", () => {
     const { tree, history, save, frame } = followed();
     const before = tree.revision;
@@ -93,7 +122,7 @@ Deno.test("TreeHistory.changeLines()", async (t) => {
     assert.deepEqual(history.changeLines(before), []);
   });
 
-  await t.step("sums up nodes that only came into or went out of view in one line", () => {
+  await t.step("writes the parent's line for nodes that only came into or went out of view", () => {
     const { tree, history, node, frame } = followed();
     const scroll = node("scroll_view");
     const items = Array.from({ length: 6 }, (_, index) => node("text", `line ${index}`));
@@ -105,7 +134,7 @@ Deno.test("TreeHistory.changeLines()", async (t) => {
     tree.setName(items[0]!, "line zero");
     frame();
     assert.deepEqual(history.changeLines(before), [
-      `~ scroll_view #${scroll.id}: 3 nodes came into view, 2 went out of view`,
+      `~ scroll_view #${scroll.id} offscreen=#${items[0]!.id}..#${items[2]!.id}`,
       `~ text "line zero" #${items[0]!.id} offscreen`,
     ]);
   });

@@ -40,7 +40,8 @@ export function childPlace(parent: ScreenPlace | null, child: SemanticNode): Scr
   const onScreen = !isEmptyRect(intersectRects(cell, clip));
   // The window and each scroll view show their content only within themselves.
   const clips = parent === null || child.role === "scroll_view";
-  return { bounds, clip: clips ? intersectRects(bounds, clip) : clip, onScreen };
+  // ... and so does what is inside it, when it clips.
+  return { bounds, clip: clips ? intersectRects(cell, clip) : clip, onScreen };
 }
 
 /** The place of any node, worked out from the root down through its ancestors. */

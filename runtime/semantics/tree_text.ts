@@ -12,6 +12,7 @@
 import { type SemanticNode, STATE_BIT, STATES } from "./node.ts";
 
 const SECURE = STATE_BIT.secure;
+const OFFSCREEN = STATE_BIT.offscreen;
 
 const indents: string[] = [""];
 
@@ -39,7 +40,15 @@ const NEEDS_ESCAPE =
  */
 export function quoteAppText(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return '"' + text + '"'; // nearly always: keep tree text fast
-  const json = JSON.stringify(text);
+  return escapeUnsafeCharacters(JSON.stringify(text));
+}
+
+/**
+ * JSON text with the characters JSON leaves alone that could still end a line or act on a
+ * terminal (Unicode line breaks, C1 controls, bidi controls) written as `\uXXXX`: the same
+ * value to `JSON.parse`, on one line for every reader.
+ */
+export function escapeUnsafeCharacters(json: string): string {
   if (!UNSAFE_CHARACTER.test(json)) return json;
   return json.replace(
     UNSAFE_CHARACTERS,
@@ -49,13 +58,16 @@ export function quoteAppText(text: string): string {
 
 /**
  * Formats one node's line, without indent. `quote` writes the name and value (answers with a
- * budget pass one that cuts long strings, see `long_text.ts`).
+ * budget pass one that cuts long strings, see `long_text.ts`). `alone` says the line is read
+ * without its parent's (the first line of a view, a change line): only then does it carry the
+ * node's own `offscreen`, which the parent's line otherwise says (see {@link offscreenRuns}).
  */
 export function formatNodeLine(
   node: SemanticNode,
   quote: (text: string) => string = quoteAppText,
+  alone = true,
 ): string {
-  return appendNodeLine("", node, quote);
+  return appendNodeLine("", node, quote, alone);
 }
 
 /** `text` followed by the line of `node` (see {@link formatNodeLine}). */
@@ -63,12 +75,13 @@ function appendNodeLine(
   text: string,
   node: SemanticNode,
   quote: (text: string) => string,
+  alone: boolean,
 ): string {
   text += node.role;
   if (node.name !== undefined) text += " " + quote(node.name);
   text += " #";
   text += node.id;
-  const states = node.states;
+  const states = alone ? node.states : node.states & ~OFFSCREEN;
   if (node.value !== undefined && node.value !== "" && (states & SECURE) === 0) {
     text += " value=" + quote(node.value);
   }
@@ -77,7 +90,27 @@ function appendNodeLine(
       if (states & (1 << index)) text += " " + STATES[index];
     }
   }
-  return text;
+  return text + offscreenRuns(node);
+}
+
+/**
+ * Which children of `node` are offscreen, as its line says it once for all of them:
+ * ` offscreen=#12..#96,#140`, each run of consecutive children (among all the node's children)
+ * by its first and last id, a lone one by its id; empty when none is. The children's own
+ * lines then carry no `offscreen` (what is under them is offscreen with them).
+ */
+export function offscreenRuns(node: SemanticNode): string {
+  const children = node.children;
+  let runs = "";
+  for (let index = 0; index < children.length; index++) {
+    if ((children[index]!.states & OFFSCREEN) === 0) continue;
+    let last = index;
+    while (last + 1 < children.length && (children[last + 1]!.states & OFFSCREEN) !== 0) last++;
+    runs += (runs === "" ? " offscreen=#" : ",#") + children[index]!.id;
+    if (last > index) runs += "..#" + children[last]!.id;
+    index = last;
+  }
+  return runs;
 }
 
 /**
@@ -107,7 +140,7 @@ export function formatTree(root: SemanticNode): string {
   while (nodes.length > 0) {
     const node = nodes.pop()!;
     const depth = depths.pop()!;
-    text = appendNodeLine(text + treeIndent(depth), node, quoteAppText) + "\n";
+    text = appendNodeLine(text + treeIndent(depth), node, quoteAppText, node === root) + "\n";
     const children = node.children;
     if (children.length === 0) continue;
     const skipped = namingTextChild(node);

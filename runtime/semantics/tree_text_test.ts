@@ -303,3 +303,28 @@ Deno.test("formatNodeLine()", async (t) => {
 Deno.test("quoteAppText() writes a bidi control as \\uXXXX", () => {
   assert.equal(quoteAppText("a\u202eb"), '"a\\u202eb"');
 });
+
+Deno.test("formatTree() marks offscreen children once, on their parent's line", () => {
+  const tree = new SemanticTree("List");
+  const list = tree.createNode("list");
+  const rows = Array.from({ length: 7 }, (_, index) => {
+    const row = tree.createNode("list_item");
+    tree.setName(row, `Row ${index}`);
+    return row;
+  });
+  for (const index of [0, 1, 3, 5, 6]) tree.setState(rows[index]!, "offscreen", true);
+  tree.setChildren(list, rows);
+  tree.setChildren(tree.root, [list]);
+  tree.commit();
+  const ids = rows.map((row) => row.id);
+  const text = formatTree(tree.root);
+  assert.equal(
+    text.split("\n")[1],
+    ` list #${list.id} offscreen=#${ids[0]}..#${ids[1]},#${ids[3]},#${ids[5]}..#${ids[6]}`,
+  );
+  assert.ok(!/list_item .*offscreen/.test(text), text);
+  // A line read on its own (a view's first line, a change line) says it itself.
+  assert.equal(formatNodeLine(rows[3]!), `list_item "Row 3" #${ids[3]} offscreen`);
+  assert.equal(formatNodeLine(rows[3]!, undefined, false), `list_item "Row 3" #${ids[3]}`);
+  assert.equal(formatTree(rows[0]!), `list_item "Row 0" #${ids[0]} offscreen\n`);
+});

@@ -38,8 +38,13 @@ export interface TreeView {
   from?: number;
   /** True to write only nodes on screen (the root's line is always written). */
   visible?: boolean;
-  /** The budget for the text in UTF-8 bytes, cut lines included. */
+  /** The budget for the answer in UTF-8 bytes: the text, cut lines included, and `reserve`. */
   maxBytes?: number;
+  /**
+   * Bytes of the budget the answer spends outside the text (the result's header line): the
+   * text gets the rest. Cut lines repeat `maxBytes`, the caller's budget, never what is left.
+   */
+  reserve?: number;
 }
 
 /** The budget of a view that sets none, in bytes. */
@@ -140,7 +145,8 @@ class Entry {
 
   /** The line with its indent, without the newline. */
   get line(): string {
-    return this.#line ??= treeIndent(this.level) + formatNodeLine(this.node, this.#quote);
+    return this.#line ??= treeIndent(this.level) +
+      formatNodeLine(this.node, this.#quote, this.level === 0);
   }
 
   /** The line's UTF-8 bytes, newline included. */
@@ -270,7 +276,7 @@ function nextInOrder(open: readonly [Entry, number][]): Entry | undefined {
  * the node `view.root` names (the caller looks it up); `view.root` itself is not read.
  */
 export function formatTreeView(root: SemanticNode, view: TreeView = {}): string {
-  const budget = view.maxBytes ?? DEFAULT_TREE_BYTES;
+  const budget = (view.maxBytes ?? DEFAULT_TREE_BYTES) - (view.reserve ?? 0);
   const longest = longestFor(budget);
   const quote = (text: string) => quoteLongAppText(text, longest);
   const top = new Entry(root, 0, view.visible ? screenPlace(root) : null, view, quote);

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { markedContent } from "../_marked.ts";
 import assert from "node:assert/strict";
 import type { Buffer } from "node:buffer";
 import type * as net from "node:net";
@@ -307,11 +308,9 @@ export function rawToolText(message: RawMessage): { text: string; isError: boole
   return { text: first.text, isError: message.result?.isError === true };
 }
 
-/** The content of a result wrapped as untrusted app content; checks the wrapper's shape. */
+/** The content of a result marked as untrusted app data; fails when the marker is missing. */
 export function unwrap(text: string): unknown {
-  const parsed = JSON.parse(text);
-  assert.deepEqual(Object.keys(parsed), ["untrusted_app_content", "note"], text.slice(0, 300));
-  return parsed.untrusted_app_content;
+  return markedContent(text);
 }
 
 /** A crownmcp child driven by the SDK client, as an agent launches it; stderr is kept. */

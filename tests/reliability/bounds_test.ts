@@ -8,6 +8,7 @@
  * @module
  */
 
+import { markedContent } from "../_marked.ts";
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { SameUserGate, TokenGate } from "../../runtime/agent/gate.ts";
@@ -268,7 +269,7 @@ Deno.test("bounds: a request reusing an id in flight is refused with -32600", as
     }
     const results = answers.filter((answer) => answer.result !== undefined);
     assert.equal(results.length, 1);
-    assert.deepEqual(JSON.parse(rawToolText(results[0]!).text).untrusted_app_content, {
+    assert.deepEqual(markedContent(rawToolText(results[0]!).text), {
       blocked: 3000,
     });
   });

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { receiptOf } from "../_marked.ts";
 import assert from "node:assert/strict";
 import { MAX_UNSENT_BYTES } from "../../runtime/agent/line_transport.ts";
 import { ACTIONS_PER_SECOND } from "../../runtime/agent/rate_limit.ts";
@@ -143,7 +144,7 @@ Deno.test("load: 64 clients at once, each request answered once; the rate limit 
         return;
       }
       assert.equal(isError, false, text);
-      const { revision } = JSON.parse(text) as { ok: true; revision: number };
+      const { revision } = receiptOf(text);
       tally.revision = Math.max(tally.revision, revision);
       if (kind === "plus") tally.plusRevisions.push(revision);
     };

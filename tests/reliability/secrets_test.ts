@@ -9,6 +9,7 @@
  * @module
  */
 
+import { markedContent } from "../_marked.ts";
 import assert from "node:assert/strict";
 import type { Client } from "../../runtime/agent/sdk.ts";
 import {
@@ -67,8 +68,7 @@ async function snapshotOf(client: Client): Promise<{
 }> {
   const { text, isError } = await callTool(client, "inspect_snapshot");
   assert.equal(isError, false, text);
-  const parsed = JSON.parse(text);
-  return parsed.untrusted_app_content ?? parsed;
+  return markedContent(text) as Awaited<ReturnType<typeof snapshotOf>>;
 }
 
 /** Clicks Settings as an agent and waits for the dialog's secure field. */

@@ -10,7 +10,12 @@
 
 import assert from "node:assert/strict";
 import { REFUSALS_LOGGED_ONE_BY_ONE } from "../../runtime/agent/refusal_log.ts";
-import { RESOURCE_DATA_NOTE, UNTRUSTED_NOTE } from "../../runtime/agent/untrusted.ts";
+import {
+  readResultText,
+  RESOURCE_DATA_NOTE,
+  UNTRUSTED_MARKER,
+} from "../../runtime/agent/untrusted.ts";
+import { markedContent } from "../_marked.ts";
 import type { Client } from "../../runtime/agent/sdk.ts";
 import { callTool, nodeId, readTree, type ToolText } from "../_app_process.ts";
 import {
@@ -116,12 +121,20 @@ Deno.test("security: a token guessed wrong many times; every guess refused, noth
   });
 });
 
-/** Asserts that a tool result is app content inside the untrusted wrapper, and returns it. */
+/**
+ * Asserts that a tool result is marked as untrusted app data from its first line on, with
+ * nothing of the app's able to start a line of its own: a JSON body is one line (a tree body
+ * is checked line by line by `assertTreeHolds`). Returns the content.
+ */
 function wrapped(result: ToolText, what: string): unknown {
-  const parsed = JSON.parse(result.text);
-  assert.deepEqual(Object.keys(parsed), ["untrusted_app_content", "note"], what);
-  assert.equal(parsed.note, UNTRUSTED_NOTE, what);
-  return parsed.untrusted_app_content;
+  const [header, ...body] = result.text.split("\n");
+  assert.match(header!, new RegExp(`^${UNTRUSTED_MARKER}(, revision \\d+)?$`), what);
+  const { body: text } = readResultText(result.text);
+  if (text.startsWith("{") || text.startsWith('"')) {
+    assert.equal(body.length, 1, `${what}: a JSON body on one line`);
+    assert.ok(!/[\r\u2028\u2029\u0085]/.test(text), `${what}: no raw line break of any kind`);
+  }
+  return markedContent(result.text);
 }
 
 /**
@@ -241,8 +254,9 @@ async function harvest(client: Client, field: number, revision: number): Promise
   // Queries that guess the secret must not confirm it: a match would be an oracle.
   for (const text of [SECRET, SECRET.slice(0, 6), SECRET.slice(-6)]) {
     const result = await call("ui_query", { text });
-    const nodes = JSON.parse((result.content as { text: string }[])[0]!.text)
-      .untrusted_app_content.nodes;
+    const { nodes } = markedContent((result.content as { text: string }[])[0]!.text) as {
+      nodes: unknown[];
+    };
     assert.deepEqual(nodes, [], `ui_query text=${text.slice(0, 3)}… matched the secure field`);
   }
   await call("inspect_snapshot");
