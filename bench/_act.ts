@@ -7,6 +7,7 @@
  * @module
  */
 
+import { readResultText } from "../runtime/agent/untrusted.ts";
 import { Client } from "../runtime/agent/sdk.ts";
 import { nodeId, readTree } from "../tests/_app_process.ts";
 import { crownmcpTransport } from "../tests/_crownmcp.ts";
@@ -134,7 +135,7 @@ export async function compareActRoundTrips(
       arguments: { id, revision, action: { action: "click" } },
     });
     if (result.isError) throw new Error(textOf(result));
-    revision = JSON.parse(textOf(result)).revision;
+    revision = readResultText(textOf(result)).revision!;
   };
   const [overSocket, throughCrownmcp] = await pacedAndBurstsInTurns([
     click(direct),
@@ -167,7 +168,7 @@ export async function actRoundTrips(
       arguments: { id, revision, action: { action: "click" } },
     });
     if (result.isError) throw new Error(textOf(result));
-    revision = JSON.parse(textOf(result)).revision;
+    revision = readResultText(textOf(result)).revision!;
   });
 }
 

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { readAnswer, readResultText } from "../runtime/agent/untrusted.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
 import { makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
 import { launchCrownmcp, untilAppSelected } from "./_act.ts";
@@ -44,11 +45,10 @@ class Tally {
   }
 }
 
-/** The content of a result, unwrapped from `untrusted_app_content` when wrapped. */
+/** The content of a result: its header's revision, then its JSON's fields or its text (`tree`). */
 function content(text: string): Record<string, unknown> {
-  const parsed = JSON.parse(text) as Record<string, unknown>;
-  const inner = parsed.untrusted_app_content;
-  return (inner ?? parsed) as Record<string, unknown>;
+  const answer = readAnswer(text);
+  return "text" in answer ? { ...answer, tree: answer.text } : answer;
 }
 
 function firstId(text: string): { id: number; revision: number } {
@@ -59,8 +59,7 @@ function firstId(text: string): { id: number; revision: number } {
 }
 
 function receiptText(text: string): string {
-  const receipt = JSON.parse(text) as { changes?: { untrusted_app_content: string } };
-  return receipt.changes?.untrusted_app_content ?? "";
+  return readResultText(text).body;
 }
 
 function report(label: string, tally: Tally, goal: string): void {
@@ -179,7 +178,7 @@ await withApp(NOTES_APP, [], async (client) => {
   const field = firstId(await setup.call("ui_query", { role: "text_field", name: "Title" }));
   const add = firstId(await setup.call("ui_query", { role: "button", name: "Add" }));
   const task = new Tally(client);
-  const typed = JSON.parse(
+  const typed = readAnswer(
     await task.call("ui_act", {
       id: field.id,
       revision: Math.max(field.revision, add.revision),

@@ -20,6 +20,7 @@
  * @module
  */
 
+import { readAnswer } from "../runtime/agent/untrusted.ts";
 import { connectToApp } from "../runtime/agent/client.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
 import { cpuSeconds, formatMiB } from "../tests/reliability/_proc.ts";
@@ -63,7 +64,7 @@ function withApp<T>(
 /** The frame times of the app's recent frames that changed the tree, from its snapshot. */
 async function recentFrameTimes(client: Client): Promise<number[]> {
   const result = await client.callTool({ name: "inspect_snapshot", arguments: {} });
-  const snapshot = JSON.parse(textOf(result)).untrusted_app_content;
+  const snapshot = readAnswer(textOf(result));
   return (snapshot.frames as { totalMs: number; changed: boolean }[])
     .filter((frame) => frame.changed)
     .map((frame) => frame.totalMs);

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { markedContent } from "./_marked.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
@@ -63,11 +64,10 @@ function savedNotes(path: string): { title: string; done: boolean }[] {
     .notes;
 }
 
-/** The message of an app tool's error, unwrapped from its untrusted envelope. */
+/** The message of an app tool's error, marked as untrusted app data. */
 function toolError(result: ToolText): string {
   assert.equal(result.isError, true, result.text);
-  return (JSON.parse(result.text) as { untrusted_app_content: { error: string } })
-    .untrusted_app_content.error;
+  return (markedContent(result.text) as { error: string }).error;
 }
 
 /** The names in `directory`, sorted. */
