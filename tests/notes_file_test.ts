@@ -297,8 +297,8 @@ Deno.test("Notes file: quitting with changes not saved prints them rather than l
   const [lock, unlock] = isRoot()
     ? [() => runs("chattr", ["+i", data]), () => runs("chattr", ["-i", data])]
     : [
-      async () => (Deno.chmodSync(data, 0o500), true),
-      async () => (Deno.chmodSync(data, 0o700), true),
+      () => Promise.resolve((Deno.chmodSync(data, 0o500), true)),
+      () => Promise.resolve((Deno.chmodSync(data, 0o700), true)),
     ];
   const { app, socket } = await startNotes(runtime.path, join(data, "notes.json"));
   try {

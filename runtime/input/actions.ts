@@ -207,12 +207,13 @@ export const ACTIONS = [
     typing: true,
     does: "types the text, as if pasted, at the cursor",
     takes: "nodes that take typed text: text_field, text_area, a widget() with onText",
-    unsupported: (element) =>
-      element.insertText !== undefined
-        ? null
-        : `type_text works on nodes that take typed text (text_field, text_area), not on a ${
-          describe(element)
-        }`,
+    unsupported: (element) => {
+      if (element.insertText !== undefined) return null;
+      const what = element.kind === "widget"
+        ? `this ${describe(element)}, a widget() without onText`
+        : `a ${describe(element)}`;
+      return `type_text works on nodes that take typed text (text_field, text_area), not on ${what}`;
+    },
     perform: (env, element, action) => {
       env.focus(element);
       element.insertText!(action.text, env.rt);

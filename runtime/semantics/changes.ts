@@ -91,6 +91,9 @@ function recordBytes(changes: MirrorChanges): number {
     bytes += CONTENT_BYTES;
     if (content.name !== undefined) bytes += STRING_BYTES + 2 * content.name.length;
     if (content.value !== undefined) bytes += STRING_BYTES + 2 * content.value.length;
+    if (content.description !== undefined) {
+      bytes += STRING_BYTES + 2 * content.description.length;
+    }
   }
   return bytes;
 }
@@ -294,7 +297,8 @@ export class TreeHistory {
       }
       const old = before.get(node.id);
       const sameContent = old === undefined ||
-        (old.role === node.role && old.name === node.name && old.value === node.value);
+        (old.role === node.role && old.name === node.name && old.value === node.value &&
+          old.description === node.description);
       const changedStates = old === undefined ? 0 : (old.states ^ node.states) & ~offscreen;
       const inView = viewChanged.has(node.id);
       if (!sameContent || changedStates !== 0 || inView) {

@@ -33,6 +33,8 @@ export interface NodeContent {
   name: string | undefined;
   /** The value before the update (never a secure node's: the mirror holds none). */
   value: string | undefined;
+  /** The description before the update. */
+  description: string | undefined;
   /** The state bit mask before the update. */
   states: number;
 }
@@ -124,19 +126,21 @@ export class TreeMirror {
       if (
         !added &&
         (node.role !== data.role || node.name !== data.name || node.value !== data.value ||
-          node.states !== states)
+          node.description !== data.description || node.states !== states)
       ) {
         changes.before.push({
           id: node.id,
           role: node.role,
           name: node.name,
           value: node.value,
+          description: node.description,
           states: node.states,
         });
       }
       node.role = data.role;
       node.name = data.name;
       node.value = data.value;
+      node.description = data.description;
       node.states = states;
       node.bounds = data.bounds;
     }

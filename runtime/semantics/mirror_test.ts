@@ -238,7 +238,14 @@ Deno.test("TreeMirror", async (t) => {
       changed: [3, 2],
       removed: [],
       removedParents: [],
-      before: [{ id: 2, role: "group", name: undefined, value: undefined, states: 0 }],
+      before: [{
+        id: 2,
+        role: "group",
+        name: undefined,
+        value: undefined,
+        description: undefined,
+        states: 0,
+      }],
     });
     assert.equal(
       formatTree(mirror.root),

@@ -29,6 +29,18 @@ export const ROLES = [
   "link",
   "tab",
   "tab_list",
+  "tab_panel",
+  "combo_box",
+  "option",
+  "radio_group",
+  "text_area",
+  "table",
+  "row",
+  "cell",
+  "column_header",
+  "tree",
+  "tree_item",
+  "status",
 ] as const;
 
 /** A node's role. */
@@ -46,7 +58,10 @@ export function isRole(role: string): role is Role {
  * is rather than what it is: `offscreen` marks a node scrolled out of its scroll view or
  * outside the window (only the outermost such node carries it: its descendants are
  * offscreen with it), and `modal` marks the topmost open dialog, outside of which actions
- * are refused.
+ * are refused. `busy` marks work in progress (a spinner, an indeterminate progress bar);
+ * `invalid` a value the app refuses (its message is the node's description), `required` a
+ * field that must be filled; `destructive` a control whose activation by an agent needs
+ * `"confirm": true`; `sorted_ascending` and `sorted_descending` a table's sorted column.
  */
 export const STATES = [
   "focused",
@@ -59,6 +74,12 @@ export const STATES = [
   "hovered",
   "offscreen",
   "modal",
+  "busy",
+  "invalid",
+  "required",
+  "destructive",
+  "sorted_ascending",
+  "sorted_descending",
 ] as const;
 
 /** One state of a node. */
@@ -113,6 +134,11 @@ export class SemanticNode {
   name: string | undefined = undefined;
   /** The current value (a text field's text, a slider's number); never set on secure nodes. */
   value: string | undefined = undefined;
+  /**
+   * More about the node than its name says: an invalid field's message, a hint. Undefined
+   * when it has none.
+   */
+  description: string | undefined = undefined;
   /** A bit mask of the node's states: bit i set when the i-th of {@link STATES} applies. */
   states = 0;
   /** The parent node; null for the root and for a detached node. */
@@ -171,6 +197,8 @@ export interface NodeData {
   name?: string;
   /** The current value; absent when the node has none, and always on secure nodes. */
   value?: string;
+  /** The description (an invalid field's message); absent when the node has none. */
+  description?: string;
   /** The states the node has, in tree-text order. */
   states: State[];
   /** Position relative to the parent node's top-left corner, and size, in cells. */
@@ -190,5 +218,6 @@ export function nodeData(node: SemanticNode): NodeData {
   };
   if (node.name !== undefined) data.name = node.name;
   if (node.value !== undefined && !node.has("secure")) data.value = node.value;
+  if (node.description !== undefined) data.description = node.description;
   return data;
 }

@@ -55,6 +55,8 @@ export interface QueryMatch {
 export interface NodeMatch extends QueryMatch {
   /** The value; absent when the node has none, and always on secure nodes. */
   value?: string;
+  /** The description (an invalid field's message); absent when the node has none. */
+  description?: string;
   /**
    * The states the node has, in tree-text order; `offscreen` also when an ancestor has it
    * (the tree text marks only the outermost).
@@ -211,6 +213,11 @@ export function nodeMatch(node: SemanticNode, longest: number = LONGEST_APP_TEXT
     const value = clipAppText(node.value, longest);
     match.value = value.text;
     if (value.leftOut > 0) cuts.push(`value +${value.leftOut} chars`);
+  }
+  if (node.description !== undefined) {
+    const description = clipAppText(node.description, longest);
+    match.description = description.text;
+    if (description.leftOut > 0) cuts.push(`description +${description.leftOut} chars`);
   }
   if (cuts.length > 0) {
     match.cut = `${cuts.join(", ")}: ui_query ${JSON.stringify({ id: node.id, full: true })}`;

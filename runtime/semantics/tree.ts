@@ -122,6 +122,17 @@ export class SemanticTree {
   }
 
   /**
+   * Sets the description (an invalid field's message, a hint); undefined for none.
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
+   */
+  setDescription(node: SemanticNode, description: string | undefined): void {
+    if (node.description === description) return;
+    node.description = description;
+    this.#touched.add(node);
+  }
+
+  /**
    * Sets the role.
    *
    * @ignore the runtime's own: an app changes the tree through its views

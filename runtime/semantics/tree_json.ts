@@ -18,6 +18,8 @@ export interface TreeJson {
   name?: string;
   /** The current value; absent when the node has none, and always on secure nodes. */
   value?: string;
+  /** The description (an invalid field's message); absent when the node has none. */
+  description?: string;
   /** The states the node has, in tree-text order. */
   states: State[];
   /** Relative to the parent node, in cells. */
@@ -31,6 +33,7 @@ export function treeToJson(node: SemanticNode): TreeJson {
   const json: Partial<TreeJson> = { id: node.id, role: node.role };
   if (node.name !== undefined) json.name = node.name;
   if (node.value !== undefined && !node.has("secure")) json.value = node.value;
+  if (node.description !== undefined) json.description = node.description;
   json.states = statesOf(node.states);
   json.bounds = node.bounds;
   json.children = node.children.map(treeToJson);

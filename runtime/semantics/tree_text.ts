@@ -85,6 +85,7 @@ function appendNodeLine(
   if (node.value !== undefined && node.value !== "" && (states & SECURE) === 0) {
     text += " value=" + quote(node.value);
   }
+  if (node.description !== undefined) text += " description=" + quote(node.description);
   if (states !== 0) {
     for (let index = 0; index < STATES.length; index++) {
       if (states & (1 << index)) text += " " + STATES[index];
@@ -124,7 +125,7 @@ export function namingTextChild(node: SemanticNode): SemanticNode | undefined {
   for (const child of node.children) {
     if (
       child.role === "text" && child.name === node.name && !child.value &&
-      child.states === 0 && child.children.length === 0
+      child.description === undefined && child.states === 0 && child.children.length === 0
     ) return child;
   }
   return undefined;

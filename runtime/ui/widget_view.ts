@@ -70,6 +70,8 @@ export abstract class WidgetView extends View {
   #disabled: Prop<boolean> | undefined;
   #label: Prop<string> | undefined;
   #style: Partial<LayoutStyle> | null = null;
+  /** What `.invalid()`, `.description()` and `.required()` said; most views say none of it. */
+  #notes: Notes | null = null;
 
   /**
    * Marks the widget secure: its value is never exposed, and agents may not type into it or
@@ -91,6 +93,31 @@ export abstract class WidgetView extends View {
   /** Gives the widget an accessible name other than the text it shows. */
   label(name: Prop<string>): this {
     this.#label = name;
+    return this;
+  }
+
+  /**
+   * Marks the widget invalid while `message` is a non-empty string: its node gets the state
+   * `invalid` and the message as its description (in its tree line, after the value), so a
+   * person's screen reader and an agent both learn what is wrong. A binding follows its
+   * signals: `.invalid(bind(() => email.get().includes("@") ? null : "needs an @"))`. An
+   * empty string, null or false clears it, and the description goes back to
+   * `.description()`'s.
+   */
+  invalid(message: Prop<string | null | false>): this {
+    (this.#notes ??= {}).invalid = message;
+    return this;
+  }
+
+  /** Gives the widget a description: more about it than its name says (a hint, a format). */
+  description(text: Prop<string>): this {
+    (this.#notes ??= {}).description = text;
+    return this;
+  }
+
+  /** Marks the widget as one that must be filled in (the state `required`). */
+  required(required: Prop<boolean> = true): this {
+    (this.#notes ??= {}).required = required;
     return this;
   }
 
@@ -170,7 +197,41 @@ export abstract class WidgetView extends View {
         showDisabled(element); // its own node and every node under it
       }, "a disabled binding");
     }
+    if (this.#notes !== null && node !== null) followNotes(context, node, this.#notes);
     return element;
+  }
+}
+
+/** What `.invalid()`, `.description()` and `.required()` give a widget. */
+interface Notes {
+  invalid?: Prop<string | null | false>;
+  description?: Prop<string>;
+  required?: Prop<boolean>;
+}
+
+/** Follows a widget's notes onto its node: `invalid` and its message, the description, `required`. */
+function followNotes(context: MountContext, node: SemanticNode, notes: Notes): void {
+  const tree = context.host.tree;
+  let message: string | null = null;
+  let description: string | undefined;
+  const show = () => {
+    tree.setState(node, "invalid", message !== null);
+    tree.setDescription(node, message ?? description);
+  };
+  if (notes.description !== undefined) {
+    follow(context, notes.description, (text) => {
+      description = String(text);
+      show();
+    }, "a description binding");
+  }
+  if (notes.invalid !== undefined) {
+    follow(context, notes.invalid, (value) => {
+      message = typeof value === "string" && value !== "" ? value : null;
+      show();
+    }, "an invalid binding");
+  }
+  if (notes.required !== undefined) {
+    follow(context, notes.required, (on) => tree.setState(node, "required", Boolean(on)));
   }
 }
 

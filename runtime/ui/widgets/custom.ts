@@ -8,7 +8,7 @@
 import type { Keybind } from "../../text/keybind.ts";
 import { isRole, type Role } from "../../semantics/mod.ts";
 import type { Rt } from "../rt.ts";
-import type { PaintArea } from "../surface.ts";
+import { interactiveStyle, type PaintArea } from "../surface.ts";
 import { follow, type MountContext, type Prop, type View } from "../view.ts";
 import { LabelWidget, type Size, type Widget } from "../widget.ts";
 import { followName, mountChildren, mountWidget, WidgetView } from "../widget_view.ts";
@@ -36,6 +36,12 @@ export interface WidgetOptions {
   onClick?: Handler;
   /** Handles a key while it has focus; returns true when handled, else the parent gets the key. */
   onKey?: (keybind: Keybind, rt: Rt) => boolean;
+  /**
+   * Takes typed text while it has focus: what a person types (or pastes) and an agent's
+   * `type_text`, so a custom editor works for both. Keys that are not text (Enter, arrows)
+   * still go to `onKey`.
+   */
+  onText?: (text: string, rt: Rt) => void;
   /** Lays children out in a row instead of a column. */
   direction?: "row" | "column";
 }
@@ -52,6 +58,7 @@ export class CustomWidget extends LabelWidget {
     this.#content = options.content !== undefined;
     if (options.onClick) this.activate = options.onClick;
     if (options.onKey) this.key = options.onKey;
+    if (options.onText) this.insertText = options.onText;
   }
 
   override get kind(): "widget" {
@@ -68,8 +75,20 @@ export class CustomWidget extends LabelWidget {
 
   override paint(area: PaintArea): void {
     if (this.label === "") return;
-    const style = area.disabled ? "disabled" : "text";
+    const style = this.#focusable
+      ? interactiveStyle(area, "text")
+      : area.disabled
+      ? "disabled"
+      : "text";
     area.surface.write(area.x, area.y, this.label, style, area.clip);
+  }
+
+  // A focusable widget shows focus and hover as the built-in ones do, over what its children
+  // drew, so that an app's own widget needs no painting of its own to be seen focused.
+  override paintOver(area: PaintArea): void {
+    if (!this.#focusable || area.disabled || !(area.focused || area.hovered)) return;
+    if (this.children.length === 0 && this.label !== "") return; // its line shows it already
+    area.surface.fill(area.clip, area.focused ? "focus" : "hover", area.clip);
   }
 }
 
