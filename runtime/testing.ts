@@ -32,10 +32,10 @@ import type { InspectSnapshot } from "./app/inspect.ts";
 import type { Action } from "./input/action.ts";
 import { HeadlessRenderer } from "./render/headless.ts";
 import {
+  findNodes,
   formatTree,
+  type NodeMatch,
   type NodeQuery,
-  type QueryMatch,
-  queryTree,
   type TreeView,
   treeViewText,
 } from "./semantics/mod.ts";
@@ -68,10 +68,15 @@ export interface TestApp {
    * An unknown `view.root` throws RangeError.
    */
   tree(view?: TreeView): string;
-  /** The nodes that match, in tree order. */
-  query(query: NodeQuery): QueryMatch[];
+  /**
+   * The nodes that match, in tree order: `ui_query`'s own search, with the same keys (`role`,
+   * `name`, `text`, `within`, `state`, `id`, `limit`, `full`), refusals and matches (`value`,
+   * `states`, `description`, `path`). Unlike `ui_query` it returns every match unless `limit`
+   * is given.
+   */
+  query(query: NodeQuery): NodeMatch[];
   /** The one node that matches; throws listing the matches when there are none or several. */
-  get(query: NodeQuery): QueryMatch;
+  get(query: NodeQuery): NodeMatch;
   /**
    * Acts on node `id` as an agent does, at `revision` (the current one when omitted); returns
    * the revision after the frame the action caused. Throws ActionError with the contract's
@@ -119,9 +124,12 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
   // their errors as they are and returns the handler's text raw (no `confirm`, no wrapping:
   // those are the server's).
   const calls = new AppCalls(app);
+  // The server's ui_query itself, keys, refusals and matches (with value and states), but for
+  // the limit: a test gets every match unless it sets one.
   const query = (q: NodeQuery) => {
     if (app.framePending) app.frame();
-    return queryTree(app.tree.root, q);
+    const limit = q.limit ?? Number.MAX_SAFE_INTEGER;
+    return findNodes(app.tree.root, { ...q, limit }, (id) => app.tree.get(id)).nodes;
   };
   const testApp: TestApp = {
     app,
@@ -198,4 +206,4 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
 
 export type { Action } from "./input/action.ts";
 export { ActionError } from "./input/action.ts";
-export type { NodeQuery, QueryMatch, TreeView } from "./semantics/mod.ts";
+export type { NodeMatch, NodeQuery, QueryMatch, TreeView } from "./semantics/mod.ts";

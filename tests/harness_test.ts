@@ -63,7 +63,13 @@ Deno.test("the agents page's Notes example", async (t) => {
 
   await t.step("is found by query as the page's agent would find it", () => {
     assert.deepEqual(app.query({ role: "text", text: "notes" }), [
-      { id: 2, role: "text", name: "0 notes", path: `window "Notes" > text "0 notes"` },
+      {
+        id: 2,
+        role: "text",
+        name: "0 notes",
+        path: `window "Notes" > text "0 notes"`,
+        states: [],
+      },
     ]);
   });
 

@@ -31,6 +31,8 @@ export class FocusState {
   readonly #focusBeforeOverlay = new Map<Widget, Widget | null>();
   /** The dialog that opened since the last frame: focus moves into it once it has content. */
   #focusInto: Widget | null = null;
+  /** The widget focus moved to since the last frame: the frame scrolls it into view. */
+  #reveal: Widget | null = null;
 
   /**
    * Creates the focus state of the app whose window element is `root`.
@@ -73,6 +75,7 @@ export class FocusState {
       if (element.node !== null) this.#tree.setState(element.node, "focused", true);
       element.focusChanged?.(true);
     }
+    this.#reveal = element;
     this.#changed();
     this.dismissPopupsOutside(element);
   }
@@ -158,6 +161,16 @@ export class FocusState {
     if (overlay === null || !overlay.mounted) return;
     const first = firstFocusable(overlay);
     if (first !== null) this.focus(first);
+  }
+
+  /**
+   * The widget focus moved to since the last call, if it is still mounted: the frame brings it
+   * into view, on the key that moved focus, not one frame later.
+   */
+  takeReveal(): Widget | null {
+    const reveal = this.#reveal;
+    this.#reveal = null;
+    return reveal !== null && reveal.mounted && reveal === this.#focused ? reveal : null;
   }
 
   /** The topmost open dialog, or null when none is open. */

@@ -8,7 +8,7 @@
  */
 
 import { invalidateLayout, layoutWindow } from "../layout/layout.ts";
-import { OffscreenTracker } from "../layout/visible.ts";
+import { OffscreenTracker, scrollIntoView } from "../layout/visible.ts";
 import type { ReactiveRuntime } from "../reactive/mod.ts";
 import type { SemanticTree, TreeUpdate } from "../semantics/mod.ts";
 import type { Widget } from "../ui/widget.ts";
@@ -129,7 +129,12 @@ export class FrameLoop {
         this.#structure.rebuild(tree);
         this.#parts.focus.focusOpenedOverlay();
         const { width, height } = renderer.size();
-        layoutWindow(this.#parts.root, width, height, this.#parts.focus.overlaySet);
+        const { root, focus } = this.#parts;
+        layoutWindow(root, width, height, focus.overlaySet);
+        const reveal = focus.takeReveal();
+        if (reveal !== null) {
+          scrollIntoView(reveal, () => layoutWindow(root, width, height, focus.overlaySet));
+        }
         this.#updateWhereThingsAre(width, height);
       } catch (error) {
         this.#parts.reportError(error, "the layout of a frame");

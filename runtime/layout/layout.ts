@@ -60,10 +60,12 @@ function measured(element: LayoutNode): LayoutRecord {
   let cross = 0;
   let counted = 0;
   let childGrows = false;
+  let childFillsHeight = false;
   for (const child of element.children) {
     if (child.layout.style.overlay) continue;
     const size = measured(child);
     if (growShare(child, style.direction === "column") > 0) childGrows = true;
+    if (child.layout.fillsHeight) childFillsHeight = true;
     if (isEmptyNatural(size)) continue;
     const childMain = style.direction === "column" ? size.naturalHeight : size.naturalWidth;
     const childCross = style.direction === "column" ? size.naturalWidth : size.naturalHeight;
@@ -81,10 +83,17 @@ function measured(element: LayoutNode): LayoutRecord {
   }
   if (style.width !== undefined) width = style.width;
   if (style.height !== undefined) height = style.height;
-  // A column holding something that grows (a scroll view) grows too, so the room reaches it.
+  // A column holding something that grows (a scroll view) grows too, so the room reaches it;
+  // and what fills the height (a scroll view, a row holding one: a master/detail pane) takes
+  // the room a column leaves, however it is nested.
+  const column = style.direction === "column";
+  const fillsHeight = style.height === undefined &&
+    (style.scrolls || childFillsHeight || (column && childGrows));
+  record.fillsHeight = fillsHeight;
+  const inColumn = element.parent === null || element.parent.layout.style.direction === "column";
   element.layout.grows = style.grow > 0
     ? style.grow
-    : style.direction === "column" && childGrows && style.height === undefined
+    : (column && childGrows && style.height === undefined) || (inColumn && fillsHeight)
     ? 1
     : 0;
   record.naturalWidth = width;
@@ -208,6 +217,10 @@ function placeChildren(
     }
     let cross = column ? size.naturalWidth : size.naturalHeight;
     if (column && !scrolls) cross = Math.min(cross, innerWidth || cross);
+    if (!column && !scrolls && innerHeight > 0) {
+      // Across a row, what fills the height gets the row's; the rest no more than it.
+      cross = child.layout.fillsHeight ? innerHeight : Math.min(cross, innerHeight);
+    }
     if (column) {
       place(child, left - scroll.x, top + offset - scroll.y, cross, main, baseX, baseY);
     } else {

@@ -14,7 +14,7 @@ import {
   text,
   type TreeUpdate,
 } from "../mod.ts";
-import type { LayoutEntry } from "../semantics/mod.ts";
+import { layoutEntries, type LayoutEntry } from "../semantics/mod.ts";
 import { type NodeQuery, render, type TestApp } from "../testing.ts";
 
 /** A node's bounds in window coordinates, from the inspect snapshot's layout. */
@@ -433,4 +433,37 @@ Deno.test("layoutWindow() is incremental on a list of 1,000 rows", async (t) => 
   });
 
   await app.close();
+});
+
+Deno.test("a scroll view in a row fills the height the row gets, nested: master/detail", async () => {
+  const rows = Array.from({ length: 100 }, (_, index) => `Row ${index}`);
+  await using app = await render(
+    component(() =>
+      column(
+        text("Files"),
+        row(
+          scrollView(list(rows, (item) => text(item))).width(30),
+          column(text("Detail"), row(column(scrollView(list(rows, (item) => text(item)))))),
+        ),
+        text("Footer"),
+      )
+    ),
+    { width: 80, height: 20 },
+  );
+  const [master, detail] = app.query({ role: "scroll_view" });
+  const bounds = (id: number) => layoutEntries(app.app.tree.root).find((e) => e.id === id)!;
+  assert.equal(bounds(master!.id).height, 18, "the window's 20 rows less the title and footer");
+  assert.equal(bounds(detail!.id).height, 17, "nested in a column and a row: less Detail too");
+  assert.equal(bounds(app.get({ name: "Footer" }).id).y, 19);
+  // The list scrolls in its view instead of growing past it.
+  assert.deepEqual(
+    app.query({ role: "list_item", within: master!.id, state: "offscreen" }).length,
+    82,
+  );
+  await app.act(master!.id, { action: "scroll", delta: { x: 0, y: 50 } });
+  assert.ok(
+    !app.query({ role: "list_item", name: "Row 60", within: master!.id })[0]!.states.includes(
+      "offscreen",
+    ),
+  );
 });

@@ -76,6 +76,11 @@ export class LayoutRecord {
   naturalHeight = 0;
   /** The share of spare room it takes: its own grow, or 1 for a column holding growth. */
   grows = 0;
+  /**
+   * True when it takes all the height its parent has to give: a scroll view without a fixed
+   * height, or a row or column holding one. Cached with the natural size.
+   */
+  fillsHeight = false;
   /** True when the children must be placed again. */
   placementDirty = true;
   // The base offsets start at 0, not NaN: a field that ever held NaN holds a boxed double

@@ -116,6 +116,7 @@ Deno.test("following signals, memos and bindings", async (t) => {
       role: "text",
       name: "second",
       path: `window "Test" > text "second"`,
+      states: [],
     });
   });
 

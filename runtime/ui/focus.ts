@@ -23,7 +23,8 @@ export function canFocus(element: Widget): boolean {
 /**
  * The elements under `scope` (itself included) that can take focus, in Tab order: depth
  * first, children in reading order. A disabled element's subtree is left out whole (the
- * scope's own ancestors are not asked: a dialog is walked from itself).
+ * scope's own ancestors are not asked: a dialog is walked from itself). A widget that is one
+ * Tab stop over its children (a list) gives the one child walked (`tabEntry()`).
  * `visit` gets each in turn and stops the walk by returning true.
  */
 export function walkFocusable(scope: Widget, visit: (element: Widget) => boolean | void): void {
@@ -32,6 +33,11 @@ export function walkFocusable(scope: Widget, visit: (element: Widget) => boolean
     const element = stack.pop()!;
     if (element.disabled) continue;
     if (takesFocus(element) && visit(element) === true) return;
+    if (element.tabEntry !== undefined) {
+      const entry = element.tabEntry(); // one Tab stop: only this child is walked
+      if (entry !== null) stack.push(entry);
+      continue;
+    }
     for (let index = element.children.length - 1; index >= 0; index--) {
       stack.push(element.children[index]!);
     }

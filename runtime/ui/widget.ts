@@ -122,6 +122,11 @@ export class Widget {
   choose?(option: string, rt: Rt): boolean;
   /** The names of the options `choose()` takes, for a refusal to list. */
   optionNames?(): readonly string[];
+  /**
+   * For a widget that is one Tab stop over many children (a list, roving focus): the one
+   * child Tab walks into, or null for none. Its other children are skipped by Tab.
+   */
+  tabEntry?(): Widget | null;
 
   /**
    * How it lays out its children: the shared defaults (a column, no gap) until `setStyle()`

@@ -16,35 +16,31 @@ import { canFocus } from "../focus.ts";
 import type { Rt } from "../rt.ts";
 import type { PaintArea } from "../surface.ts";
 import { follow, type MountContext, type Prop, View } from "../view.ts";
-import { BoxWidget, Widget } from "../widget.ts";
+import { BoxWidget, detach, Widget } from "../widget.ts";
 import { followName, mountWidget, WidgetView, withNodeSource } from "../widget_view.ts";
 
-/** What a list's rows ask of their list. */
-interface RowActions<T> {
-  /** Selects `row` (a click, or the arrows). */
-  select(row: Row<T>, rt: Rt): void;
-  /** Runs the list's onActivate for `row`; false when it has none. */
-  activateItem(row: Row<T>, rt: Rt): boolean;
-  /** Selects and focuses the row `offset` away from `row`; false when there is none. */
-  move(row: Row<T>, offset: number, rt: Rt): boolean;
-}
+/** How long typed letters add up to one prefix for type-ahead, in milliseconds. */
+const TYPE_AHEAD_MS = 1000;
 
 /**
- * One row of a list: selected by a click, moved from by the arrows, shaded when selected.
- * The widget is the list's record of the row too (its item and the scope of its render; the
- * list's map holds its key), so a row makes no object for it.
+ * One row of a list: selected by a click, moved from by the arrows, PageUp/PageDown,
+ * Home/End and type-ahead, shaded when selected. The widget is the list's record of the row
+ * too (its key, item and the scope of its render), so a row makes no object for it.
  */
 class ListRowWidget<T> extends Widget {
   /** The list it belongs to. */
-  readonly rows: RowActions<T>;
+  readonly list: ListWidget<T>;
+  /** The row's key among its list's rows. */
+  rowKey: unknown;
   /** The item the row shows: the one it was last rendered from. */
   item: T;
   /** Owns what the last render made (its followers, cleanups, tools, the label); set once rendered. */
   rendered!: Owner;
 
-  constructor(rows: RowActions<T>, item: T) {
+  constructor(list: ListWidget<T>, key: unknown, item: T) {
     super();
-    this.rows = rows;
+    this.list = list;
+    this.rowKey = key;
     this.item = item;
   }
 
@@ -52,28 +48,43 @@ class ListRowWidget<T> extends Widget {
     return "list_item";
   }
 
-  /** Its row, when `rows` is its list. */
-  rowOf(rows: RowActions<T>): Row<T> | undefined {
-    return rows === this.rows ? this : undefined;
-  }
-
   override get focusable(): boolean {
     return true;
   }
 
   override activate(rt: Rt): void {
-    this.rows.select(this, rt);
+    this.list.select(this, rt);
   }
 
   override doubleClick(rt: Rt): void {
-    this.rows.activateItem(this, rt);
+    this.list.activateItem(this, rt);
   }
 
+  // Keys from the row's own controls reach it too (they bubble up), so the arrows move from a
+  // row's checkbox to the next row.
   override key(keybind: Keybind, rt: Rt): boolean {
     if (keybind.ctrl || keybind.alt || keybind.meta) return false;
-    if (keybind.key === "Enter" && this.rows.activateItem(this, rt)) return true;
-    const offset = keybind.key === "ArrowDown" ? 1 : keybind.key === "ArrowUp" ? -1 : 0;
-    return offset !== 0 && this.rows.move(this, offset, rt);
+    const list = this.list;
+    switch (keybind.key) {
+      case "Enter":
+        return list.activateItem(this, rt);
+      case "ArrowDown":
+        return list.moveBy(this, 1, rt);
+      case "ArrowUp":
+        return list.moveBy(this, -1, rt);
+      case "PageDown":
+        return list.moveBy(this, list.pageRows(), rt);
+      case "PageUp":
+        return list.moveBy(this, -list.pageRows(), rt);
+      case "Home":
+        return list.moveBy(this, -Infinity, rt);
+      case "End":
+        return list.moveBy(this, Infinity, rt);
+      default:
+        return !keybind.shift || keybind.key.length === 1
+          ? list.typeAhead(this, keybind.key, rt)
+          : false;
+    }
   }
 
   override paint(area: PaintArea): void {
@@ -81,6 +92,158 @@ class ListRowWidget<T> extends Widget {
     else if (this.node?.has("selected")) {
       area.surface.fill(area.bounds, "selectedRow", area.clip);
     }
+  }
+}
+
+/** What a list widget needs of its view: the handlers the app gave. */
+interface ListHandlers<T> {
+  onSelect: ((item: T, rt: Rt) => void) | undefined;
+  onActivate: ((item: T, rt: Rt) => void) | undefined;
+  /** The app's selection, holding the selected row's key, when it passed one. */
+  selection: Signal<unknown> | undefined;
+}
+
+/**
+ * A list: its rows, the selected one, and the keys that move between them. It is one Tab
+ * stop: Tab enters it at the row that has focus inside it, else at the selected row, else at
+ * the first, and leaves it after that row's own controls.
+ */
+class ListWidget<T> extends Widget {
+  /** The rows by key, in the order of the items. */
+  rows = new Map<unknown, ListRowWidget<T>>();
+  /** The selected row, if it is mounted. */
+  selected: ListRowWidget<T> | null = null;
+  readonly #handlers: ListHandlers<T>;
+  #typed = "";
+  #typedAt = 0;
+
+  constructor(handlers: ListHandlers<T>) {
+    super();
+    this.#handlers = handlers;
+  }
+
+  override get kind(): string {
+    return "list";
+  }
+
+  override tabEntry(): Widget | null {
+    const focused = this.host.focused;
+    if (focused !== null) {
+      for (let current: Widget | null = focused; current !== null; current = current.parent) {
+        if (current.parent === this) return current;
+      }
+    }
+    if (this.selected !== null && this.selected.mounted) return this.selected;
+    return this.children[0] ?? null;
+  }
+
+  /** Selects `row` (a click, a key, the app's selection): it shows `selected`. */
+  select(row: ListRowWidget<T>, rt: Rt | null): void {
+    if (this.selected === row) return;
+    this.#show(row);
+    const selection = this.#handlers.selection;
+    if (selection !== undefined && !Object.is(selection.get(), row.rowKey)) {
+      selection.set(row.rowKey);
+    }
+    if (rt !== null) this.#handlers.onSelect?.(row.item, rt);
+  }
+
+  /** Shows `row` (or none) as the selected one, without telling the app. */
+  #show(row: ListRowWidget<T> | null): void {
+    const tree = this.host.tree;
+    if (this.selected !== null && this.selected.mounted) {
+      tree.setState(this.selected.node!, "selected", false);
+    }
+    this.selected = row;
+    if (row !== null) tree.setState(row.node!, "selected", true);
+  }
+
+  /** Follows the app's selection: the row of that key is selected, or none. */
+  showSelection(key: unknown): void {
+    const row = this.rows.get(key) ?? null;
+    if (row !== this.selected) this.#show(row);
+  }
+
+  /** Runs the list's onActivate for `row`; false when it has none. */
+  activateItem(row: ListRowWidget<T>, rt: Rt): boolean {
+    const onActivate = this.#handlers.onActivate;
+    if (onActivate === undefined) return false;
+    onActivate(row.item, rt);
+    return true;
+  }
+
+  /**
+   * Selects and focuses the row `offset` rows from `row` (kept to the first and last;
+   * ±Infinity for Home and End); false when that is `row` itself and it has focus already.
+   */
+  moveBy(row: ListRowWidget<T>, offset: number, rt: Rt): boolean {
+    const children = this.children;
+    const at = children.indexOf(row);
+    if (at < 0 || children.length === 0) return false;
+    const index = Math.max(0, Math.min(children.length - 1, at + offset));
+    const next = children[index] as ListRowWidget<T>;
+    // At the end already: the key is left to the parent (a scroll view may still scroll).
+    if (next === row && this.host.focused === row) return false;
+    this.select(next, rt);
+    this.host.focus(next);
+    return true;
+  }
+
+  /** How many rows PageUp and PageDown move: the rows the scroll view around the list shows. */
+  pageRows(): number {
+    let view: Widget | null = this.parent;
+    while (view !== null && !view.layout.style.scrolls) view = view.parent;
+    const height = (view ?? this).layout.height;
+    const rowHeight = Math.max(1, this.children[0]?.layout.height ?? 1);
+    return Math.max(1, Math.floor(height / rowHeight) - 1);
+  }
+
+  /**
+   * Type-ahead: a typed character, added to those typed within the last second, moves to
+   * the next row whose name starts with them (ignoring case), as in a file manager. False
+   * when the key is not a character, or no row matches.
+   */
+  typeAhead(row: ListRowWidget<T>, key: string, rt: Rt): boolean {
+    const now = Date.now();
+    const fresh = now - this.#typedAt > TYPE_AHEAD_MS;
+    // Space is a character only inside a prefix: alone it activates the row.
+    const character = key === "Space" && !fresh && this.#typed !== "" ? " " : key;
+    if ([...character].length !== 1) return false;
+    this.#typedAt = now;
+    const prefix = (fresh ? "" : this.#typed) + character.toLowerCase();
+    const children = this.children;
+    const at = children.indexOf(row);
+    // A new prefix starts from the row after this one; a longer one may stay on it.
+    const from = prefix.length === 1 ? at + 1 : at;
+    for (let step = 0; step < children.length; step++) {
+      const candidate = children[(from + step) % children.length]!;
+      const name = candidate.node?.name?.toLowerCase();
+      if (name === undefined || !name.startsWith(prefix)) continue;
+      this.#typed = prefix;
+      this.select(candidate as ListRowWidget<T>, rt);
+      this.host.focus(candidate);
+      return true;
+    }
+    this.#typed = "";
+    return false;
+  }
+
+  override choose(option: string, rt: Rt): boolean {
+    for (const row of this.rows.values()) {
+      if (row.node?.name !== option) continue;
+      this.select(row, rt);
+      this.host.focus(row);
+      return true;
+    }
+    return false;
+  }
+
+  override optionNames(): readonly string[] {
+    const names: string[] = [];
+    for (const row of this.rows.values()) {
+      if (row.node?.name !== undefined) names.push(row.node.name);
+    }
+    return names;
   }
 }
 
@@ -98,6 +261,7 @@ export class ListView<T> extends WidgetView {
   #onSelect: ((item: T, rt: Rt) => void) | undefined;
   #onActivate: ((item: T, rt: Rt) => void) | undefined;
   #rowLabel: ((item: T) => Prop<string>) | undefined;
+  #selection: Signal<unknown> | undefined;
 
   /** Apps call `list()` instead. */
   constructor(
@@ -114,6 +278,33 @@ export class ListView<T> extends WidgetView {
   /** Calls `fn` when a row is selected (a click, or arrow keys). */
   onSelect(fn: (item: T, rt: Rt) => void): this {
     this.#onSelect = fn;
+    return this;
+  }
+
+  /**
+   * Makes the selection the app's: `selection` holds the key of the selected row (as `key`
+   * gives it; the item itself without a key function), or null for none. A click, the
+   * arrows, type-ahead or an agent's `select` set it; setting it selects that row (none
+   * when no row has that key now, and again when one does).
+   *
+   * @example The app sets the selection, and a click changes it
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { component, list, text, type Signal } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * let chosen: Signal<unknown> | undefined;
+   * await using app = await render(component((cx) => {
+   *   chosen = cx.signal<unknown>("b");
+   *   return list(["a", "b", "c"], (item) => text(item)).selection(chosen);
+   * }));
+   * assert.deepEqual(app.query({ role: "list_item", state: "selected" }).map((m) => m.name), ["b"]);
+   * await app.act(app.get({ role: "list_item", name: "c" }).id, { action: "click" });
+   * assert.equal(chosen!.get(), "c");
+   * ```
+   */
+  selection(selection: Signal<unknown>): this {
+    this.#selection = selection;
     return this;
   }
 
@@ -159,40 +350,16 @@ export class ListView<T> extends WidgetView {
   /** Makes the widget and keeps its rows in step with the items. */
   protected build(context: MountContext): Widget {
     const { host } = context;
-    const element = mountWidget(context, new BoxWidget("list"), "list");
+    const element = mountWidget(
+      context,
+      new ListWidget<T>({
+        onSelect: this.#onSelect,
+        onActivate: this.#onActivate,
+        selection: this.#selection,
+      }),
+      "list",
+    );
     followName(context, element, this.nameProp(undefined));
-    let rows = new Map<unknown, Row<T>>();
-    let selected: Row<T> | null = null;
-
-    const select = (row: Row<T>, rt: Rt) => {
-      if (selected === row) return;
-      if (selected !== null && selected.mounted) {
-        host.tree.setState(selected.node!, "selected", false);
-      }
-      selected = row;
-      host.tree.setState(row.node!, "selected", true);
-      this.#onSelect?.(row.item, rt);
-    };
-    const neighbour = (row: Row<T>, offset: number): Row<T> | undefined => {
-      const index = element.children.indexOf(row) + offset;
-      const widget = element.children[index];
-      return widget instanceof ListRowWidget ? widget.rowOf(rowActions) : undefined;
-    };
-    const rowActions: RowActions<T> = {
-      select,
-      activateItem: (row, rt) => {
-        if (this.#onActivate === undefined) return false;
-        this.#onActivate(row.item, rt);
-        return true;
-      },
-      move: (row, offset, rt) => {
-        const next = neighbour(row, offset);
-        if (next === undefined) return false;
-        select(next, rt);
-        host.focus(next);
-        return true;
-      },
-    };
 
     // Renders `item` into the row element, in a scope of its own that is returned.
     const renderInto = (rowElement: Widget, item: T, index: number): Owner => {
@@ -215,8 +382,8 @@ export class ListView<T> extends WidgetView {
       return owner;
     };
 
-    const mountRow = (item: T, index: number): Row<T> => {
-      const row = mountWidget(context, new ListRowWidget(rowActions, item), "list_item");
+    const mountRow = (key: unknown, item: T, index: number): Row<T> => {
+      const row = mountWidget(context, new ListRowWidget(element, key, item), "list_item");
       row.rendered = renderInto(row, item, index);
       return row;
     };
@@ -284,8 +451,8 @@ export class ListView<T> extends WidgetView {
           const count = seen.get(key) ?? 0;
           seen.set(key, count + 1);
           if (count > 0) key = `${String(key)}\u0000${count}`; // repeated keys stay distinct
-          let row = rows.get(key);
-          if (row === undefined) row = mountRow(item, index);
+          let row = element.rows.get(key);
+          if (row === undefined) row = mountRow(key, item, index);
           else if (!Object.is(row.item, item)) {
             row.item = item;
             renderAgain(row, item, index);
@@ -293,16 +460,33 @@ export class ListView<T> extends WidgetView {
           next.set(key, row);
           order.push(row);
         });
-        for (const [key, row] of rows) {
-          if (next.has(key)) continue;
-          element.removeChild(row);
-          disposeOwner(row.rendered);
-          if (selected === row) selected = null;
-        }
-        rows = next;
+        // The rows that stay are the list's children and its node's children first, so that
+        // removing the others costs each its own subtree, not a search of the whole list: one
+        // child removed at a time would make filtering n rows down cost n × n.
+        const gone: Row<T>[] = [];
+        for (const [key, row] of element.rows) if (!next.has(key)) gone.push(row);
+        element.rows = next;
         element.setChildren(order);
+        if (gone.length > 0) {
+          host.tree.setChildren(element.node!, nodesOfRows(order));
+          for (const row of gone) {
+            detach(row);
+            disposeOwner(row.rendered);
+            if (element.selected === row) element.selected = null;
+          }
+        }
+        if (this.#selection !== undefined) element.showSelection(this.#selection.get());
       });
     }, "list()");
+    const selection = this.#selection;
+    if (selection !== undefined) {
+      follow(
+        context,
+        selection,
+        (key) => untracked(() => element.showSelection(key)),
+        "a list's selection",
+      );
+    }
     return element;
   }
 }
@@ -333,6 +517,14 @@ export class ListView<T> extends WidgetView {
  * Mutating an item object in place inside a list's array does not re-render its row: a row
  * follows its item's identity, so replace the item with a new object, as in
  * `notes.update((l) => { l[0] = { ...l[0]!, done: true }; })`.
+ *
+ * People move through a list with the arrows, PageUp and PageDown (a view's worth of rows),
+ * Home and End, and type-ahead (typed letters go to the next row whose name starts with
+ * them); the row moved to is selected and scrolled into view in the same frame. A list is one
+ * Tab stop: Tab enters at the row that has focus, else the selected one, else the first, then
+ * visits that row's own controls and leaves the list. The arrows work from a row's controls
+ * too. `.selection(signal)` makes the selection the app's; agents pick a row by its name with
+ * `{"action": "select", "option": "<name>"}` on the list.
  *
  * `index` is the item's position when the row rendered. A row costs its element and scope
  * only: nothing per row follows the item. Replacing n items renders n rows again; to change
@@ -368,6 +560,11 @@ export function list<T>(
     );
   }
   return new ListView(items, render, key);
+}
+
+/** The nodes of list rows, in order (every row has one). */
+function nodesOfRows(rows: readonly Widget[]): SemanticNode[] {
+  return rows.map((row) => row.node!);
 }
 
 /** True when `element` is `ancestor` or inside it. */
