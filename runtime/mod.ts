@@ -48,6 +48,30 @@ export { column, dialog, menu, menuItem, row, scrollView } from "./ui/widgets/mo
 export { list, type ListItems } from "./ui/widgets/mod.ts";
 export { show } from "./ui/show.ts";
 
+// Styles and themes.
+export {
+  type Colour,
+  MEANING_COLOURS,
+  type MeaningColour,
+  type Span,
+  span,
+  TERMINAL_COLOURS,
+  type TerminalColour,
+  type TextContent,
+  type TextStyle,
+} from "./ui/style.ts";
+export {
+  type ConcreteColour,
+  DARK_THEME,
+  defineTheme,
+  LIGHT_THEME,
+  type Theme,
+  type ThemeChanges,
+  type ThemeStyle,
+} from "./ui/theme.ts";
+export type { StyleName } from "./ui/surface.ts";
+export type { TextProp } from "./ui/widgets/text.ts";
+
 // Signals and memos.
 export { Memo, type Readable, Signal, type SignalOptions } from "./reactive/signal.ts";
 

@@ -61,9 +61,9 @@ export async function run(root: View, config: AppConfig): Promise<void> {
     );
   }
   const settings = config.settings;
-  const { title } = settings;
+  const { title, theme } = settings;
   const renderer = chooseRenderer();
-  const app = new App(root, { title, renderer });
+  const app = new App(root, { title, renderer, theme });
   // The agent code loads only when the app turns the server on, and before the terminal is
   // taken over: Deno may clear a line of standard error while it loads modules, which would
   // erase part of a frame already drawn.

@@ -19,6 +19,7 @@ import { AppParts } from "./app_parts.ts";
 import type { FrameTiming } from "./frame_timings.ts";
 import { log, logError, serverListeningLine } from "./log.ts";
 import type { Renderer } from "./renderer.ts";
+import { DARK_THEME, type Theme } from "../ui/theme.ts";
 
 export { type FrameTiming, RECENT_FRAMES } from "./frame_timings.ts";
 
@@ -28,6 +29,8 @@ export interface AppOptions {
   title: string;
   /** What draws the frames; one renderer per app. */
   renderer: Renderer;
+  /** The theme the app is drawn in; the dark one unless given. */
+  theme?: Theme;
 }
 
 /** A running app. Made by `run()` and by the test harness's `render()`. */
@@ -46,6 +49,8 @@ export class App {
   readonly root: Widget;
   /** The renderer that draws the app's frames. */
   readonly renderer: Renderer;
+  /** The theme the app is drawn in. */
+  readonly theme: Theme;
   /** Settles when the app is asked to quit. */
   readonly quitRequested: Promise<void>;
   readonly #parts: AppParts;
@@ -60,6 +65,7 @@ export class App {
     }
     this.title = options.title;
     this.renderer = options.renderer;
+    this.theme = options.theme ?? DARK_THEME;
     this.quitRequested = new Promise((resolve) => (this.#resolveQuit = resolve));
     this.rt = new Rt({ quit: () => this.quit(), requestFrame: () => this.requestFrame() });
     this.runtime = new ReactiveRuntime(() => this.requestFrame());

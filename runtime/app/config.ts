@@ -1,9 +1,11 @@
 /**
  * `AppConfig`: how an app runs — its title, its app id, and whether agents may reach it over
- * MCP (off unless the app turns it on).
+ * MCP (off unless the app turns it on), and the theme it is drawn in.
  *
  * @module
  */
+
+import { DARK_THEME, type Theme } from "../ui/theme.ts";
 
 /** The settings an `AppConfig` holds. */
 export interface AppSettings {
@@ -13,6 +15,8 @@ export interface AppSettings {
   readonly appId: string | undefined;
   /** True when agents may reach the app over MCP. */
   readonly mcp: boolean;
+  /** The theme it is drawn in: the dark one unless `theme()` chose another. */
+  readonly theme: Theme;
 }
 
 /** How an app runs. Chain the setters: `new AppConfig("Notes").appId("org.crownos.Notes").mcp(true)`. */
@@ -20,6 +24,7 @@ export class AppConfig {
   readonly #title: string;
   #appId: string | undefined;
   #mcp = false;
+  #theme: Theme = DARK_THEME;
 
   /**
    * Starts a config with no app id and MCP off; throws TypeError for an empty title.
@@ -48,8 +53,20 @@ export class AppConfig {
     return this;
   }
 
+  /**
+   * Draws the app in `theme`: `DARK_THEME` (the default), `LIGHT_THEME`, or one made with
+   * `defineTheme()`; returns the config.
+   */
+  theme(theme: Theme): this {
+    if (typeof theme !== "object" || theme === null || typeof theme.styles !== "object") {
+      throw new TypeError("theme() takes a theme such as LIGHT_THEME or one from defineTheme()");
+    }
+    this.#theme = theme;
+    return this;
+  }
+
   /** The settings as plain data. */
   get settings(): AppSettings {
-    return { title: this.#title, appId: this.#appId, mcp: this.#mcp };
+    return { title: this.#title, appId: this.#appId, mcp: this.#mcp, theme: this.#theme };
   }
 }

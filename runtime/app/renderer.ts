@@ -7,6 +7,7 @@
 
 import type { Widget } from "../ui/widget.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
+import type { Theme } from "../ui/theme.ts";
 
 /** What a renderer sees of an app at each frame. */
 export interface RenderSource {
@@ -20,6 +21,8 @@ export interface RenderSource {
   readonly focused: Widget | null;
   /** Overlays (dialogs) to draw above the content, bottom first. */
   readonly overlays: readonly Widget[];
+  /** The theme the app is drawn in. */
+  readonly theme: Theme;
 }
 
 /** Draws frames. One instance serves one app. */

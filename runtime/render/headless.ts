@@ -2,13 +2,15 @@
  * The headless renderer: draws nothing as frames go and has a fixed window size. Used for
  * tests, CI and apps run without a terminal; agents see the same tree as with the terminal
  * renderer. Asked for its screen, it paints the last frame with the terminal's paint code
- * onto a cell buffer, without color, and returns its rows as text.
+ * onto a cell buffer: its rows as text (`screen()`), or the cells with their looks
+ * (`paint()`).
  *
  * @module
  */
 
 import type { Renderer, RenderSource } from "../app/renderer.ts";
-import { makeTheme, paintFrame } from "./terminal/paint.ts";
+import type { ColourDepth } from "./terminal/colour.ts";
+import { paintFrame } from "./terminal/paint.ts";
 import { Screen } from "./terminal/screen.ts";
 
 /** The window size a headless app has unless told otherwise. */
@@ -50,9 +52,21 @@ export class HeadlessRenderer implements Renderer {
    * code the terminal renderer paints with. Blank before the first frame and after close.
    */
   screen(): string[] {
-    const screen = new Screen(this.#width, this.#height);
-    if (this.#source !== null) paintFrame(screen, this.#source, makeTheme(false));
+    const screen = this.paint("none");
     return Array.from({ length: this.#height }, (_, y) => screen.line(y));
+  }
+
+  /**
+   * The last frame painted now into a screen of cells with their looks, in the app's theme at
+   * `depth` (24-bit colour unless given), by the same code the terminal renderer paints with.
+   * The cell buffer is the renderers' own: tests read it through the harness's `screen()`.
+   *
+   * @ignore
+   */
+  paint(depth: ColourDepth = "truecolor"): Screen {
+    const screen = new Screen(this.#width, this.#height);
+    if (this.#source !== null) paintFrame(screen, this.#source, this.#source.theme, depth);
+    return screen;
   }
 
   /** Forgets the last frame. */

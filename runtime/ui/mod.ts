@@ -13,3 +13,4 @@ export * from "./widgets/mod.ts";
 export { show, ShowView } from "./show.ts";
 export type { Host } from "./host.ts";
 export { type LayoutStyle, type Size, Widget } from "./widget.ts";
+export { span, type TextStyle } from "./style.ts";

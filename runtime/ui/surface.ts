@@ -8,6 +8,7 @@
  */
 
 import type { Rect } from "../text/rect.ts";
+import type { TextStyle } from "./style.ts";
 
 /** What a run of cells shows; a renderer's theme gives each its look. */
 export type StyleName =
@@ -26,17 +27,28 @@ export type StyleName =
   | "dialogTitle"
   | "border"
   | "track"
-  | "thumb";
+  | "thumb"
+  | "status";
 
-/** Cells to paint on. Nothing outside `clip` changes. */
+/**
+ * Cells to paint on. Nothing outside `clip` changes. `over` is a style laid on the look
+ * (a widget's own `.style()`, a styled span), field by field.
+ */
 export interface Surface {
   /**
    * Writes `text` from column `x` of row `y`, each grapheme over as many cells as it is wide;
    * returns the column after the last cell written (or skipped by the clip).
    */
-  write(x: number, y: number, text: string, style: StyleName, clip: Rect): number;
+  write(
+    x: number,
+    y: number,
+    text: string,
+    style: StyleName,
+    clip: Rect,
+    over?: Readonly<TextStyle> | null,
+  ): number;
   /** Paints every cell of `rect` with `style`, keeping what they show. */
-  fill(rect: Rect, style: StyleName, clip: Rect): void;
+  fill(rect: Rect, style: StyleName, clip: Rect, over?: Readonly<TextStyle> | null): void;
 }
 
 /** Where and how one element paints this frame. */

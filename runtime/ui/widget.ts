@@ -19,6 +19,7 @@ import type { Owner } from "../reactive/mod.ts";
 import type { SemanticNode } from "../semantics/mod.ts";
 import type { Host } from "./host.ts";
 import type { Rt } from "./rt.ts";
+import type { TextStyle } from "./style.ts";
 import type { PaintArea } from "./surface.ts";
 
 export type { Host, LayoutStyle, Size };
@@ -51,6 +52,11 @@ export class Widget {
   disabled = false;
   /** False once removed from the app. */
   mounted = true;
+  /**
+   * Its own style (`.style()`), laid on every look it and its children paint with; null for
+   * none, most widgets. Styles are for people: they never reach the semantic tree.
+   */
+  look: Readonly<TextStyle> | null = null;
   /**
    * Layout's results and caches for it (style, box, natural size, scroll position). Layout's
    * records are no part of the package's API, so its docs leave this out.

@@ -6,7 +6,8 @@
  */
 
 import type { Role, SemanticNode } from "../semantics/mod.ts";
-import { follow, type MountContext, type Prop, View } from "./view.ts";
+import { follow, isReactive, type MountContext, type Prop, View } from "./view.ts";
+import { checkStyle, type TextStyle } from "./style.ts";
 import { type LabelWidget, type LayoutStyle, showDisabled, type Widget } from "./widget.ts";
 
 /**
@@ -169,14 +170,45 @@ export abstract class WidgetView extends View {
    * @ignore
    */
   protected followLabel(context: MountContext, widget: LabelWidget, own: Prop<string>): void {
+    this.followContent(context, widget, own, (value) => {
+      const text = String(value);
+      widget.setLabel(text);
+      return text;
+    });
+  }
+
+  /**
+   * Follows `own` with `show`, which shows it and returns the text it shows; that text names
+   * the node unless `.label()` gave another name.
+   *
+   * @ignore
+   */
+  protected followContent<T>(
+    context: MountContext,
+    widget: Widget,
+    own: Prop<T>,
+    show: (value: T) => string,
+  ): void {
     const node = widget.node;
     const override = this.#label;
     follow(context, own, (value) => {
-      const text = String(value);
-      widget.setLabel(text);
+      const text = show(value);
       if (override === undefined && node !== null) context.host.tree.setName(node, text);
     }, "a label binding");
     if (override !== undefined) followName(context, widget, override);
+  }
+
+  /**
+   * Gives the widget a style of its own, over its theme's looks: colours (by meaning, such as
+   * `"error"`, or outright), bold, dim, italic, underline, strikethrough, inverse. Its children
+   * inherit it. A binding follows its signals:
+   * `.style(bind(() => failed.get() ? { fg: "error", bold: true } : {}))`. Styles are for
+   * people; agents read states.
+   */
+  style(style: Prop<TextStyle>): this {
+    if (!isReactive(style)) checkStyle(style);
+    (this.#notes ??= {}).style = style;
+    return this;
   }
 
   /** Builds the widget; modifiers are applied after. */
@@ -197,7 +229,15 @@ export abstract class WidgetView extends View {
         showDisabled(element); // its own node and every node under it
       }, "a disabled binding");
     }
-    if (this.#notes !== null && node !== null) followNotes(context, node, this.#notes);
+    const notes = this.#notes;
+    if (notes?.style !== undefined) {
+      follow(context, notes.style, (style) => {
+        const look = Object.keys(style ?? {}).length === 0 ? null : checkStyle(style);
+        element.look = look;
+        context.host.markLayoutDirty(element); // painted anew
+      }, "a style binding");
+    }
+    if (notes !== null && node !== null) followNotes(context, node, notes);
     return element;
   }
 }
@@ -207,6 +247,7 @@ interface Notes {
   invalid?: Prop<string | null | false>;
   description?: Prop<string>;
   required?: Prop<boolean>;
+  style?: Prop<TextStyle>;
 }
 
 /** Follows a widget's notes onto its node: `invalid` and its message, the description, `required`. */

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { ColourDepth } from "./colour.ts";
 import xterm from "npm:@xterm/headless@6.0.0";
 import { App } from "../../app/app.ts";
 import { formatTree } from "../../semantics/mod.ts";
@@ -151,10 +152,15 @@ export interface Running {
 /** Runs `root` in an emulated terminal of `columns` by `rows`, started as `run()` does. */
 export function runInTerminal(
   root: View,
-  { columns = 70, rows = 16, captureLog = false, color = true } = {},
+  {
+    columns = 70,
+    rows = 16,
+    captureLog = false,
+    colourDepth = "256" as ColourDepth,
+  }: { columns?: number; rows?: number; captureLog?: boolean; colourDepth?: ColourDepth } = {},
 ): Running {
   const terminal = new XtermTerminal(columns, rows);
-  const renderer = new TerminalRenderer({ io: terminal, captureLog, color });
+  const renderer = new TerminalRenderer({ io: terminal, captureLog, colourDepth });
   const app = new App(root, { title: "Test App", renderer });
   renderer.start(app);
   app.frame();

@@ -10,66 +10,11 @@
 
 import { graphemeWidth, splitGraphemes } from "../../text/cell_width.ts";
 import type { Rect } from "../../layout/visible.ts";
+import type { ColourDepth } from "./colour.ts";
+import { Palette } from "./palette.ts";
 
-/** How a cell looks. Colors are indexes into the terminal's 256-color palette. */
-export interface CellStyle {
-  /** The text color. */
-  fg?: number;
-  /** The background color. */
-  bg?: number;
-  /** Bold (or bright) text. */
-  bold?: boolean;
-  /** Faint text. */
-  dim?: boolean;
-  /** Underlined text. */
-  underline?: boolean;
-  /** Text and background colors swapped. */
-  inverse?: boolean;
-}
-
-// A style packs into one number: fg + 1 in bits 0–8 (0 is the default color), bg + 1 in
-// bits 9–17, then one bit per attribute.
-const BG_SHIFT = 9;
-const COLOR_MASK = 0x1ff;
-const BOLD = 1 << 18;
-const DIM = 1 << 19;
-const UNDERLINE = 1 << 20;
-const INVERSE = 1 << 21;
-
-/** The packed form of a style, as cells store it. 0 is the terminal's default look. */
-export function styleCode(style: CellStyle): number {
-  let code = 0;
-  if (style.fg !== undefined) code |= (style.fg & 0xff) + 1;
-  if (style.bg !== undefined) code |= ((style.bg & 0xff) + 1) << BG_SHIFT;
-  if (style.bold) code |= BOLD;
-  if (style.dim) code |= DIM;
-  if (style.underline) code |= UNDERLINE;
-  if (style.inverse) code |= INVERSE;
-  return code;
-}
-
-/** The background part of a packed style. */
-function backgroundOf(code: number): number {
-  return code & (COLOR_MASK << BG_SHIFT);
-}
-
-/** The SGR sequence that sets the pen to a packed style, from a reset. */
-export function sgr(code: number): string {
-  const parts = ["0"];
-  if (code & BOLD) parts.push("1");
-  if (code & DIM) parts.push("2");
-  if (code & UNDERLINE) parts.push("4");
-  if (code & INVERSE) parts.push("7");
-  const fg = code & COLOR_MASK;
-  if (fg !== 0) {
-    parts.push(fg <= 8 ? String(29 + fg) : fg <= 16 ? String(81 + fg) : `38;5;${fg - 1}`);
-  }
-  const bg = (code >> BG_SHIFT) & COLOR_MASK;
-  if (bg !== 0) {
-    parts.push(bg <= 8 ? String(39 + bg) : bg <= 16 ? String(91 + bg) : `48;5;${bg - 1}`);
-  }
-  return `\x1b[${parts.join(";")}m`;
-}
+/** The palette screens use when not given one of their own. */
+export const SHARED_PALETTE: Palette = new Palette();
 
 /** A grid of cells: one grapheme (or "" for the right half of a wide one) and a style each. */
 export class Screen {
@@ -79,13 +24,16 @@ export class Screen {
   readonly height: number;
   /** Each cell's grapheme, row by row; "" for the right half of a wide one. */
   readonly chars: string[];
-  /** Each cell's packed style (`styleCode()`), row by row. */
+  /** Each cell's look, a number of `palette`, row by row; 0 is the terminal's default. */
   readonly styles: Uint32Array;
+  /** The looks the cells' numbers stand for. */
+  readonly palette: Palette;
 
-  /** A blank screen of `width` by `height` cells. */
-  constructor(width: number, height: number) {
+  /** A blank screen of `width` by `height` cells whose looks are in `palette`. */
+  constructor(width: number, height: number, palette: Palette = SHARED_PALETTE) {
     this.width = Math.max(0, width);
     this.height = Math.max(0, height);
+    this.palette = palette;
     this.chars = new Array<string>(this.width * this.height).fill(" ");
     this.styles = new Uint32Array(this.width * this.height);
   }
@@ -126,10 +74,9 @@ export class Screen {
     }
   }
 
-  /** A style laid over a cell: the cell's background shows through a style without one. */
+  /** A look laid over a cell: the cell's background shows through a look without one. */
   #blend(x: number, y: number, style: number): number {
-    if (backgroundOf(style) !== 0) return style;
-    return style | backgroundOf(this.styles[y * this.width + x]!);
+    return this.palette.over(style, this.styles[y * this.width + x]!);
   }
 
   /**
@@ -178,10 +125,15 @@ function cellWidthOf(text: string): number {
 
 /**
  * The escape sequences that change what the terminal shows from `before` to `after`: only
- * cells that differ are written. With `before` null the terminal is cleared first and every
- * cell that is not blank is written (the first frame, and after a resize).
+ * cells that differ are written, in colours brought down to `depth`. With `before` null the
+ * terminal is cleared first and every cell that is not blank is written (the first frame, and
+ * after a resize). Both screens share a palette.
  */
-export function diffScreens(before: Screen | null, after: Screen): string {
+export function diffScreens(
+  before: Screen | null,
+  after: Screen,
+  depth: ColourDepth = "256",
+): string {
   const out: string[] = [];
   const same = before !== null && before.width === after.width && before.height === after.height;
   if (!same) out.push("\x1b[0m\x1b[H\x1b[2J");
@@ -207,7 +159,7 @@ export function diffScreens(before: Screen | null, after: Screen): string {
       }
       if (cursorX !== x || cursorY !== y) out.push(`\x1b[${y + 1};${x + 1}H`);
       if (pen !== style) {
-        out.push(sgr(style));
+        out.push(after.palette.sgr(style, depth));
         pen = style;
       }
       out.push(char);

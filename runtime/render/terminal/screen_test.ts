@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { XtermTerminal } from "./_test_xterm_terminal.ts";
-import { diffScreens, Screen, sgr, styleCode } from "./screen.ts";
+import { diffScreens, Screen, SHARED_PALETTE } from "./screen.ts";
+
+/** The look of colours given as palette indexes (undefined: the default) and attributes. */
+function look(style: { fg?: number; bg?: number; bold?: boolean; inverse?: boolean }): number {
+  const attributes = (style.bold ? 1 : 0) | (style.inverse ? 32 : 0);
+  const code = (index: number | undefined) => index === undefined ? 0 : index + 1;
+  return SHARED_PALETTE.look(code(style.fg), code(style.bg), attributes);
+}
+
+const sgr = (id: number) => SHARED_PALETTE.sgr(id, "256");
 
 Deno.test("Screen.write() puts graphemes in cells, wide ones in two", () => {
   const screen = new Screen(10, 2);
@@ -32,19 +41,19 @@ Deno.test("Screen overwriting half of a wide character blanks the other half", (
 
 Deno.test("Screen.fill() keeps the background when the style has none", () => {
   const screen = new Screen(4, 1);
-  const blue = styleCode({ bg: 4 });
+  const blue = look({ bg: 4 });
   screen.fill({ x: 0, y: 0, width: 4, height: 1 }, blue);
-  screen.write(0, 0, "ab", styleCode({ bold: true }));
-  assert.equal(screen.styles[0], styleCode({ bold: true, bg: 4 }));
+  screen.write(0, 0, "ab", look({ bold: true }));
+  assert.equal(screen.styles[0], look({ bold: true, bg: 4 }));
   assert.equal(screen.styles[3], blue);
 });
 
-Deno.test("sgr() writes attributes and 16 or 256 colors", () => {
+Deno.test("Palette.sgr() writes attributes and 16 or 256 colors", () => {
   assert.equal(sgr(0), "\x1b[0m");
-  assert.equal(sgr(styleCode({ bold: true, inverse: true })), "\x1b[0;1;7m");
-  assert.equal(sgr(styleCode({ fg: 1, bg: 4 })), "\x1b[0;31;44m");
-  assert.equal(sgr(styleCode({ fg: 9, bg: 12 })), "\x1b[0;91;104m");
-  assert.equal(sgr(styleCode({ fg: 200, bg: 236 })), "\x1b[0;38;5;200;48;5;236m");
+  assert.equal(sgr(look({ bold: true, inverse: true })), "\x1b[0;1;7m");
+  assert.equal(sgr(look({ fg: 1, bg: 4 })), "\x1b[0;31;44m");
+  assert.equal(sgr(look({ fg: 9, bg: 12 })), "\x1b[0;91;104m");
+  assert.equal(sgr(look({ fg: 200, bg: 236 })), "\x1b[0;38;5;200;48;5;236m");
 });
 
 Deno.test("diffScreens() writes only the cells that changed", () => {
@@ -62,7 +71,7 @@ Deno.test("diffScreens() keeps the cursor where it is between neighbouring cells
   const before = new Screen(10, 1);
   const after = new Screen(10, 1);
   after.write(2, 0, "ab", 0);
-  after.write(6, 0, "c", styleCode({ bold: true }));
+  after.write(6, 0, "c", look({ bold: true }));
   assert.equal(diffScreens(before, after), "\x1b[1;3H\x1b[0mab\x1b[1;7H\x1b[0;1mc\x1b[0m");
 });
 
@@ -71,7 +80,7 @@ Deno.test("diffScreens() output drawn in a terminal gives the screen painted", a
   try {
     const screens = ["hello 漢字", "he漢o world", "x"].map((text) => {
       const screen = new Screen(12, 3);
-      screen.write(0, 1, text, styleCode({ fg: 2 }));
+      screen.write(0, 1, text, look({ fg: 2 }));
       return screen;
     });
     let shown: Screen | null = null;

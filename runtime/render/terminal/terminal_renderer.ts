@@ -16,7 +16,7 @@
  * @module
  */
 
-import { envSet } from "../../app/env.ts";
+import { readEnv } from "../../app/env.ts";
 import { log, serverListeningLine } from "../../app/log.ts";
 import type { Renderer, RenderSource } from "../../app/renderer.ts";
 import type { Keybind } from "../../text/keybind.ts";
@@ -36,7 +36,8 @@ import { cellWidth, splitGraphemes, truncateToWidth } from "../../text/cell_widt
 import type { Widget } from "../../ui/widget.ts";
 import { type InputEvent, InputParser, type MouseEvent } from "./input_parser.ts";
 import { BEGIN_FRAME, END_FRAME, enterModes, LEAVE_MODES } from "./modes.ts";
-import { makeTheme, paintFrame, type Theme } from "./paint.ts";
+import { type ColourDepth, detectColourDepth } from "./colour.ts";
+import { paintFrame } from "./paint.ts";
 import { diffScreens, Screen } from "./screen.ts";
 import { DenoTerminal, type TerminalIo } from "./terminal_io.ts";
 import { TerminalLog } from "./terminal_log.ts";
@@ -55,8 +56,12 @@ export interface TerminalApp extends PersonEnv {
 export interface TerminalRendererOptions {
   /** The terminal; the process's own by default. */
   io?: TerminalIo;
-  /** Colors (on unless `NO_COLOR` is set); without them focus and state still show. */
-  color?: boolean;
+  /**
+   * The colours the terminal shows: detected from the environment unless given (see
+   * `detectColourDepth()`: `NO_COLOR`, `FORCE_COLOR`, `COLORTERM`, `TERM`). Without colour,
+   * focus and states still show, by attributes.
+   */
+  colourDepth?: ColourDepth;
   /** Whether log lines go to a file while the renderer runs (true by default). */
   captureLog?: boolean;
   /** How long a lone Escape waits for the rest of a sequence, in ms (25 by default). */
@@ -72,15 +77,18 @@ const WHEEL_LINES = 3;
 const KEY_HINTS = "Tab move · Enter act · q quit";
 const KEY_HINTS_IN_FIELD = "Tab move · Enter act · Ctrl+C quit";
 
-function readNoColor(): boolean {
-  return envSet("NO_COLOR");
+/** The variables that say how many colours the terminal shows. */
+function readColourEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const name of ["NO_COLOR", "FORCE_COLOR", "COLORTERM", "TERM"]) env[name] = readEnv(name);
+  return env;
 }
 
 /** Draws an app in the terminal and feeds it the person's input. */
 export class TerminalRenderer implements Renderer {
   readonly kind = "terminal";
   readonly #io: TerminalIo;
-  readonly #theme: Theme;
+  readonly #depth: ColourDepth;
   readonly #parser = new InputParser();
   readonly #captureLog: boolean;
   readonly #escapeDelayMs: number;
@@ -111,7 +119,7 @@ export class TerminalRenderer implements Renderer {
   /** Makes a renderer for the terminal in `options.io` (the process's own by default). */
   constructor(options: TerminalRendererOptions = {}) {
     this.#io = options.io ?? new DenoTerminal();
-    this.#theme = makeTheme(options.color ?? !readNoColor());
+    this.#depth = options.colourDepth ?? detectColourDepth(readColourEnv());
     this.#captureLog = options.captureLog ?? true;
     this.#escapeDelayMs = options.escapeDelayMs ?? 25;
     const { columns, rows } = this.#io.size();
@@ -181,17 +189,17 @@ export class TerminalRenderer implements Renderer {
     const screen = this.#back;
     screen.clear();
     const appArea = { x: 0, y: 0, width: this.#columns, height: this.size().height };
-    paintFrame(screen, source, this.#theme, appArea);
+    const surface = paintFrame(screen, source, source.theme, this.#depth, appArea);
     if (this.#rows > 1) {
-      this.#paintStatus(screen, source.focused?.insertText !== undefined);
+      this.#paintStatus(screen, surface.look("status"), source.focused?.insertText !== undefined);
     }
-    const changes = diffScreens(this.#front, screen);
+    const changes = diffScreens(this.#front, screen, this.#depth);
     this.#back = this.#front ?? new Screen(this.#columns, this.#rows);
     this.#front = screen;
     if (changes !== "") this.#io.write(BEGIN_FRAME + changes + END_FRAME);
   }
 
-  #paintStatus(screen: Screen, inField: boolean): void {
+  #paintStatus(screen: Screen, look: number, inField: boolean): void {
     const y = this.#rows - 1;
     const log = this.#log;
     let left = "";
@@ -201,11 +209,11 @@ export class TerminalRenderer implements Renderer {
       left += `${left === "" ? "" : "  "}log: ${log.otherLines} in ${where}`;
     }
     const width = this.#columns;
-    screen.fill({ x: 0, y, width, height: 1 }, this.#theme.status);
+    screen.fill({ x: 0, y, width, height: 1 }, look);
     const keys = inField ? KEY_HINTS_IN_FIELD : KEY_HINTS;
     const hints = cellWidth(left) + 2 + cellWidth(keys) + 2 <= width ? keys : "";
-    screen.write(1, y, truncateToWidth(left, Math.max(0, width - 2), "…"), this.#theme.status);
-    if (hints !== "") screen.write(width - cellWidth(hints) - 1, y, hints, this.#theme.status);
+    screen.write(1, y, truncateToWidth(left, Math.max(0, width - 2), "…"), look);
+    if (hints !== "") screen.write(width - cellWidth(hints) - 1, y, hints, look);
   }
 
   /** Reads the terminal's size again, relays out and redraws everything. */

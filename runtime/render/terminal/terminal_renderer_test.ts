@@ -365,7 +365,7 @@ Deno.test("TerminalRenderer: log lines go to a file and the socket to the status
 });
 
 Deno.test("TerminalRenderer: without colors focus and state still show", async () => {
-  const running = runInTerminal(counter(), { color: false });
+  const running = runInTerminal(counter(), { colourDepth: "none" });
   try {
     const cell = await running.terminal.cell(0, 0);
     assert.ok(cell.isInverse());
