@@ -46,6 +46,18 @@ export {
 } from "./ui/widgets/mod.ts";
 export { column, dialog, menu, menuItem, row, scrollView } from "./ui/widgets/mod.ts";
 export { list, type ListItems } from "./ui/widgets/mod.ts";
+export {
+  type Choice,
+  type ChoiceList,
+  type ChoiceOptions,
+  type LabelledChoice,
+  radioGroup,
+  type RadioGroupOptions,
+  select,
+  type SelectOptions,
+  type SwitchOptions,
+  toggleSwitch,
+} from "./ui/widgets/mod.ts";
 export { show } from "./ui/show.ts";
 
 // Styles and themes.

@@ -36,9 +36,12 @@ export {
   ListView,
   MenuItemView,
   MenuView,
+  RadioGroupView,
   ScrollView,
+  SelectView,
   SliderView,
   StackView,
+  SwitchView,
   TextFieldView,
   TextView,
 } from "./ui/widgets/mod.ts";

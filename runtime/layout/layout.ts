@@ -248,7 +248,7 @@ export function placeOverlays(overlays: Iterable<LayoutNode>, width: number, hei
     if (element.layout.style.anchored) {
       const below = origin.y + element.parent.layout.height;
       y = below + h <= height || origin.y - h < 0 ? Math.min(below, height - h) : origin.y - h;
-      x = Math.max(0, Math.min(origin.x, width - w));
+      x = Math.max(0, Math.min(origin.x + (element.layout.style.anchorX ?? 0), width - w));
     }
     const base = semanticBase(element);
     place(element, x - origin.x, y - origin.y, w, h, base.x, base.y);

@@ -37,6 +37,8 @@ export interface LayoutStyle {
   overlay: boolean;
   /** With `overlay`: placed just below its parent (a popup under its opener), not centred. */
   anchored: boolean;
+  /** With `anchored`: how many cells right of its parent's left edge it starts (0 if not given). */
+  anchorX?: number | undefined;
   /** Scrolls its content (a scroll view): the content keeps its natural size on both axes. */
   scrolls: boolean;
 }

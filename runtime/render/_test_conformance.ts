@@ -24,12 +24,15 @@ import {
   list,
   menu,
   menuItem,
+  radioGroup,
   row,
   scrollView,
+  select,
   show,
   slider,
   text,
   textField,
+  toggleSwitch,
   type View,
   widget,
 } from "../ui/mod.ts";
@@ -67,6 +70,11 @@ export function everyWidget(): View {
       textField({ label: "Field", value: "typed" }),
       slider({ label: "Level", value: 30, min: 0, max: 100 }),
       scrollView(list(items, (item) => text(item))).height(2),
+      row(
+        select({ label: "Colour", options: ["Red", "Green", "Blue"], value: "Red" }),
+        radioGroup({ label: "Size", options: ["Small", "Medium", "Large"], value: "Small" }),
+        toggleSwitch({ label: "Wi-Fi", value: true }),
+      ).gap(1),
       show(open, () =>
         dialog(
           "Dialog",
@@ -109,6 +117,11 @@ export const WIDGET_FACES: readonly { role: string; name: string; face: string }
   { role: "text", name: "Plain", face: "Plain" },
   { role: "heading", name: "Title", face: "Title" },
   { role: "progress_bar", name: "Custom", face: "Custom line" },
+  { role: "combo_box", name: "Colour", face: "Colour [Red    ▾]" },
+  { role: "radio_button", name: "Small", face: "(•) Small" },
+  { role: "radio_button", name: "Medium", face: "( ) Medium" },
+  { role: "switch", name: "Wi-Fi", face: "Wi-Fi [ ●]" },
+  { role: "switch", name: "Bluetooth", face: "Bluetooth [○ ]" },
 ];
 
 function widgetFaces(): View {
@@ -122,6 +135,10 @@ function widgetFaces(): View {
       textField({ label: "Field", value: "typed", columns: 8 }),
       slider({ label: "Level", value: 0, min: 0, max: 100 }),
       widget({ role: "progress_bar", name: "Custom", content: "Custom line" }),
+      select({ label: "Colour", options: ["Red", "Green", "Blue"], value: "Red" }),
+      radioGroup({ label: "Size", options: ["Small", "Medium"], value: "Small" }),
+      toggleSwitch({ label: "Wi-Fi", value: true }),
+      toggleSwitch({ label: "Bluetooth", value: false }),
     )
   );
 }
@@ -256,7 +273,18 @@ export function runRendererConformance(name: string, create: CreateRenderer): vo
       const screen = await harness.screen?.();
       if (screen === undefined) return; // draws nothing: nothing to compare
       await t.step("each named leaf is drawn where its bounds say", () => {
-        const named = new Set(["text", "button", "checkbox", "text_field", "slider", "menu"]);
+        const named = new Set([
+          "text",
+          "button",
+          "checkbox",
+          "text_field",
+          "slider",
+          "menu",
+          "combo_box",
+          "radio_group",
+          "radio_button",
+          "switch",
+        ]);
         for (const entry of layoutEntries(app.tree.root)) {
           const node = app.tree.get(entry.id)!;
           if (!named.has(node.role) || node.name === undefined) continue;

@@ -48,6 +48,17 @@ export interface DisclosureOptions {
   content(context: MountContext, popup: Widget): void;
   /** Called after it opened (true) or closed (false). */
   changed?(open: boolean): void;
+  /**
+   * The index of the item that stands for the opener's value (a select's chosen option), or
+   * -1 for none: the arrows go to it first, from the opener, instead of to the first or last
+   * item. A menu has none.
+   */
+  current?(): number;
+  /**
+   * How many cells right of the opener's left edge the popup starts (a select's box, after
+   * its label); 0 without it.
+   */
+  indent?(): number;
 }
 
 /** Opens and closes a popup of items below an opener widget. */
@@ -88,7 +99,8 @@ export class Disclosure {
       const owner = new Owner(host.runtime, this.#context.owner);
       const context = { host, owner };
       const popup = mountWidget(context, new PopupWidget(), null);
-      popup.setStyle({ border: true, overlay: true, anchored: true });
+      const anchorX = this.#options.indent?.() ?? 0;
+      popup.setStyle({ border: true, overlay: true, anchored: true, anchorX });
       this.#open = { popup, owner };
       runWithOwner(owner, () => this.#options.content(context, popup));
       opener.append(popup);
@@ -134,8 +146,9 @@ export class Disclosure {
 
   /**
    * The keys of a disclosure, from the opener or from an item inside it (keys bubble up to
-   * the opener): ArrowDown/ArrowUp open and move, Home/End go to the ends while open, Escape
-   * closes. Returns true when the key was one of these.
+   * the opener): ArrowDown/ArrowUp open and move (from the opener, to the current item if
+   * there is one), Home/End go to the ends while open, Escape closes. Returns true when the
+   * key was one of these.
    */
   key(keybind: Keybind): boolean {
     if (keybind.ctrl || keybind.alt || keybind.meta || keybind.shift) return false;
@@ -152,9 +165,12 @@ export class Disclosure {
         if (items.length === 0) return true;
         const focused = this.#opener.host.focused;
         const at = focused === null ? -1 : items.indexOf(focused);
-        const next = at === -1
-          ? (step === 1 ? 0 : items.length - 1)
-          : (at + step + items.length) % items.length;
+        const current = this.#options.current?.() ?? -1;
+        const next = at !== -1
+          ? (at + step + items.length) % items.length
+          : current >= 0 && current < items.length
+          ? current
+          : (step === 1 ? 0 : items.length - 1);
         this.#opener.host.focus(items[next]!);
         return true;
       }

@@ -26,7 +26,7 @@ export class CheckboxWidget extends LabelWidget {
     this.#onToggle = onToggle;
   }
 
-  override get kind(): "checkbox" {
+  override get kind(): string {
     return "checkbox";
   }
 

@@ -15,12 +15,10 @@ import type { Keybind } from "../../text/keybind.ts";
 import { canFocus } from "../focus.ts";
 import type { Rt } from "../rt.ts";
 import type { PaintArea } from "../surface.ts";
+import { TypeAhead } from "../type_ahead.ts";
 import { follow, type MountContext, type Prop, View } from "../view.ts";
-import { BoxWidget, detach, Widget } from "../widget.ts";
+import { detach, Widget } from "../widget.ts";
 import { followName, mountWidget, WidgetView, withNodeSource } from "../widget_view.ts";
-
-/** How long typed letters add up to one prefix for type-ahead, in milliseconds. */
-const TYPE_AHEAD_MS = 1000;
 
 /**
  * One row of a list: selected by a click, moved from by the arrows, PageUp/PageDown,
@@ -114,8 +112,7 @@ class ListWidget<T> extends Widget {
   /** The selected row, if it is mounted. */
   selected: ListRowWidget<T> | null = null;
   readonly #handlers: ListHandlers<T>;
-  #typed = "";
-  #typedAt = 0;
+  readonly #typeAhead = new TypeAhead();
 
   constructor(handlers: ListHandlers<T>) {
     super();
@@ -204,28 +201,18 @@ class ListWidget<T> extends Widget {
    * when the key is not a character, or no row matches.
    */
   typeAhead(row: ListRowWidget<T>, key: string, rt: Rt): boolean {
-    const now = Date.now();
-    const fresh = now - this.#typedAt > TYPE_AHEAD_MS;
-    // Space is a character only inside a prefix: alone it activates the row.
-    const character = key === "Space" && !fresh && this.#typed !== "" ? " " : key;
-    if ([...character].length !== 1) return false;
-    this.#typedAt = now;
-    const prefix = (fresh ? "" : this.#typed) + character.toLowerCase();
     const children = this.children;
-    const at = children.indexOf(row);
-    // A new prefix starts from the row after this one; a longer one may stay on it.
-    const from = prefix.length === 1 ? at + 1 : at;
-    for (let step = 0; step < children.length; step++) {
-      const candidate = children[(from + step) % children.length]!;
-      const name = candidate.node?.name?.toLowerCase();
-      if (name === undefined || !name.startsWith(prefix)) continue;
-      this.#typed = prefix;
-      this.select(candidate as ListRowWidget<T>, rt);
-      this.host.focus(candidate);
-      return true;
-    }
-    this.#typed = "";
-    return false;
+    const index = this.#typeAhead.find(
+      key,
+      children.indexOf(row),
+      children.length,
+      (at) => children[at]!.node?.name,
+    );
+    if (index < 0) return false;
+    const next = children[index] as ListRowWidget<T>;
+    this.select(next, rt);
+    this.host.focus(next);
+    return true;
   }
 
   override choose(option: string, rt: Rt): boolean {

@@ -7,13 +7,22 @@
 
 export { button, ButtonView, ButtonWidget, type Handler } from "./button.ts";
 export { checkbox, CheckboxView, CheckboxWidget } from "./checkbox.ts";
+export type { Choice, ChoiceList, ChoiceOptions, LabelledChoice } from "./choices.ts";
 export { CustomView, CustomWidget, widget, type WidgetOptions } from "./custom.ts";
 export { dialog, DialogView, DialogWidget } from "./dialog.ts";
 export { list, type ListItems, ListView } from "./list.ts";
 export { menu, menuItem, MenuItemView, MenuItemWidget, MenuView, MenuWidget } from "./menu.ts";
+export {
+  radioGroup,
+  type RadioGroupOptions,
+  RadioGroupView,
+  RadioGroupWidget,
+} from "./radio_group.ts";
 export { ScrollView, scrollView, ScrollWidget } from "./scroll_view.ts";
+export { select, type SelectOptions, SelectView, SelectWidget } from "./select.ts";
 export { slider, type SliderOptions, SliderView, SliderWidget } from "./slider.ts";
 export { column, row, StackView } from "./stack.ts";
+export { type SwitchOptions, SwitchView, SwitchWidget, toggleSwitch } from "./switch.ts";
 export { heading, text, TextView, TextWidget } from "./text.ts";
 export {
   DEFAULT_FIELD_COLUMNS,
