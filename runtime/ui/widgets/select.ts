@@ -2,10 +2,10 @@
  * `select()`: a drop-down choice, `Colour [Green ▾]` (role `combo_box`, its value the chosen
  * option's label). Enter, Space, a click or an arrow opens a popup of its options (role
  * `option`, `selected` on the chosen one) below the box: a disclosure, as the menu's is.
- * There the arrows, Home and End move, typed letters go to the next option starting with
- * them, Enter or a click chooses and closes, and Escape closes without choosing; focus goes
- * back to the select either way. Agents choose with `{"action": "select", "option": "Green"}`,
- * open or closed, or click an option while it is open.
+ * There the arrows, PageUp, PageDown, Home and End move, typed letters go to the next option
+ * starting with them, Enter or a click chooses and closes, and Escape closes without choosing;
+ * focus goes back to the select either way. Agents choose with
+ * `{"action": "select", "option": "Green"}`, open or closed, or click an option while open.
  *
  * @module
  */
@@ -133,9 +133,11 @@ export class SelectWidget<T> extends LabelWidget {
     if (this.disclosure.key(keybind)) return true;
     if (keybind.shift && keybind.key.length !== 1) return false;
     const focused = this.host.focused;
-    const at = focused instanceof SelectOptionWidget && focused.parent !== null
-      ? focused.index
-      : this.choices.index;
+    const at = focused instanceof SelectOptionWidget ? focused.index : this.choices.index;
+    if (this.open && (keybind.key === "PageDown" || keybind.key === "PageUp")) {
+      const page = keybind.key === "PageDown" ? SELECT_SHOWN_OPTIONS : -SELECT_SHOWN_OPTIONS;
+      return this.disclosure.focusItem(Math.max(0, at + page));
+    }
     const entries = this.choices.entries;
     const match = this.#typeAhead.find(keybind.key, at, entries.length, (i) => entries[i]?.label);
     if (match < 0) return false;
@@ -160,7 +162,7 @@ export class SelectWidget<T> extends LabelWidget {
     const entries = this.choices.entries;
     let parent = popup;
     if (entries.length > SELECT_SHOWN_OPTIONS) {
-      const view = mountWidget(context, new ScrollWidget(), null);
+      const view = mountWidget(context, new OptionsScroll(), null);
       view.setStyle({ scrolls: true, height: SELECT_SHOWN_OPTIONS });
       parent = mountWidget(context, new BoxWidget("column"), null);
       view.append(parent);
@@ -174,6 +176,13 @@ export class SelectWidget<T> extends LabelWidget {
       option.show(index === this.choices.index);
       parent.append(option);
     });
+  }
+}
+
+/** The popup's view of many options: it scrolls, and leaves PageUp and PageDown to the select. */
+class OptionsScroll extends ScrollWidget {
+  override key(): boolean {
+    return false;
   }
 }
 

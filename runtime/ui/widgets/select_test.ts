@@ -308,6 +308,13 @@ Deno.test("a long select scrolls its popup to the focused option", async () => {
   assert.equal(lines.length, 16);
   assert.ok(lines.some((line) => line.includes("Option 10")), lines.join("\n"));
   assert.ok(!lines.some((line) => line.includes("Option 11")), "ten options show at once");
+  await press(app, "PageDown");
+  assert.equal(focusedName(app), "Option 11", "PageDown moves by the ten options shown");
+  await press(app, "PageDown");
+  await press(app, "PageDown");
+  assert.equal(focusedName(app), "Option 30", "and stops at the last");
+  await press(app, "PageUp");
+  assert.equal(focusedName(app), "Option 20");
   await press(app, "End");
   assert.equal(focusedName(app), "Option 30");
   lines = screenOf(app);
