@@ -42,6 +42,12 @@ import {
 import { type AppTool, checkToolArguments } from "./ui/tools.ts";
 import type { ToolProgress } from "./ui/tool_call.ts";
 import type { View } from "./ui/view.ts";
+import type { Theme } from "./ui/theme.ts";
+import type { ColourDepth } from "./render/terminal/colour.ts";
+import { pressKey, typeText } from "./input/person.ts";
+import { parseKeybind } from "./text/keybind.ts";
+import { ManualClock, realTick } from "./testing/clock.ts";
+import { type TestScreen, testScreen } from "./testing/screen.ts";
 
 /** What `render()` takes besides the root. */
 export interface RenderOptions {
@@ -51,6 +57,14 @@ export interface RenderOptions {
   width?: number;
   /** The window height in cells; 24 by default. */
   height?: number;
+  /**
+   * `"manual"`: while the app is open, timers, intervals and `Date.now()` follow a clock that
+   * only `advance(ms)` moves, so a test runs an app's timers and async handlers without
+   * waiting. One manual-clock app at a time. `"real"` by default.
+   */
+  clock?: "manual" | "real";
+  /** The theme the app is drawn in (what `screen()` shows); the dark one by default. */
+  theme?: Theme;
 }
 
 /**
@@ -85,6 +99,26 @@ export interface TestApp {
   act(id: number, action: Action, revision?: number): Promise<number>;
   /** Acts as the person at the keyboard does: like `act`, but secure fields accept typing. */
   userAct(id: number, action: Action): Promise<number>;
+  /**
+   * Presses a key as the person does, on whatever has focus (`"Tab"`, `"Ctrl+S"`,
+   * `"ArrowDown"`): two presses of ArrowDown move two rows. Returns the revision after.
+   */
+  press(keybind: string): Promise<number>;
+  /**
+   * Types text as the person does: into the focused field, or as key presses (so a space on a
+   * focused button clicks it). Returns the revision after.
+   */
+  type(text: string): Promise<number>;
+  /**
+   * What the person sees: the cells of the last frame with their looks, in the app's theme at
+   * `depth` (24-bit colour unless given; `"none"` is what `NO_COLOR` shows).
+   */
+  screen(options?: { depth?: ColourDepth }): TestScreen;
+  /**
+   * With `clock: "manual"`: moves the clock `ms` on, running the timers, intervals and async
+   * handlers that fall due, and the frames they cause. Throws with the real clock.
+   */
+  advance(ms: number): Promise<void>;
   /** The inspect snapshot (tree, layout, signals, frames). */
   snapshot(): InspectSnapshot;
   /** The app tools registered now. */
@@ -116,10 +150,30 @@ export interface TestApp {
 
 /** Renders `root` headless and returns a handle to drive it. */
 export function render(root: View, options: RenderOptions = {}): Promise<TestApp> {
-  const app = new App(root, {
-    title: options.title ?? "Test",
-    renderer: new HeadlessRenderer(options.width, options.height),
-  });
+  const clock = options.clock === "manual" ? new ManualClock() : null;
+  clock?.install();
+  const renderer = new HeadlessRenderer(options.width, options.height);
+  let app: App;
+  try {
+    app = new App(root, {
+      title: options.title ?? "Test",
+      renderer,
+      ...(options.theme === undefined ? {} : { theme: options.theme }),
+    });
+  } catch (error) {
+    clock?.uninstall();
+    throw error;
+  }
+  const settleFrames = () => {
+    if (app.framePending) app.frame();
+  };
+  const asPerson = (perform: () => void) =>
+    Promise.resolve().then(() => {
+      settleFrames();
+      perform();
+      settleFrames();
+      return app.tree.revision;
+    });
   // The same adapter and the same argument check the app's server uses; the harness throws
   // their errors as they are and returns the handler's text raw (no `confirm`, no wrapping:
   // those are the server's).
@@ -159,6 +213,22 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
     userAct(id, action) {
       return Promise.resolve().then(() => calls.act(id, action, undefined, "user"));
     },
+    press(keybind) {
+      return asPerson(() => void pressKey(app, parseKeybind(keybind)));
+    },
+    type(text) {
+      return asPerson(() => typeText(app, text));
+    },
+    screen(screenOptions = {}) {
+      settleFrames();
+      return testScreen(renderer.paint(screenOptions.depth ?? "truecolor"));
+    },
+    async advance(ms) {
+      if (clock === null) {
+        throw new Error('advance() needs a manual clock: render(root, { clock: "manual" })');
+      }
+      await clock.advance(ms, settleFrames);
+    },
     snapshot() {
       return calls.inspect();
     },
@@ -189,12 +259,13 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
     },
     async settle() {
       for (let round = 0; round < 100 && app.framePending; round++) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await realTick();
         if (app.framePending) app.frame();
       }
     },
     close() {
       app.close();
+      clock?.uninstall();
       return Promise.resolve();
     },
     [Symbol.asyncDispose]() {
@@ -207,3 +278,6 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
 export type { Action } from "./input/action.ts";
 export { ActionError } from "./input/action.ts";
 export type { NodeMatch, NodeQuery, QueryMatch, TreeView } from "./semantics/mod.ts";
+export type { ColourDepth } from "./render/terminal/colour.ts";
+export type { TestScreen } from "./testing/screen.ts";
+export { assertSnapshot, type SnapshotContext, SnapshotError } from "./testing/snapshot.ts";

@@ -26,7 +26,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   app: 5,
   render: 6,
   agent: 7,
-  "(entry)": 8,
+  testing: 8, // the harness's pieces (its screen, snapshots, clock), under runtime/testing.ts
+  "(entry)": 9,
 };
 
 /** True for test code: `*_test.ts` and `_test_*.ts` files. */

@@ -59,6 +59,10 @@ export class ScreenSurface implements Surface {
         ? mono
         : coloured;
       if (over !== null) style = { ...style, ...over };
+      if (this.#depth === "none" && (style.fg !== undefined || style.bg !== undefined)) {
+        const { fg: _fg, bg: _bg, ...attributes } = style;
+        style = attributes; // what a terminal without colour shows
+      }
       look = lookOf(this.#screen, this.#theme, style);
       cache.set(name, look);
     }
