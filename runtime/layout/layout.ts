@@ -162,19 +162,26 @@ function placeChildren(
   let widest = 0;
   let shares = 0;
   let counted = 0;
+  let growingSize = 0; // the natural sizes of the children that grow, summed
   for (const child of element.children) {
     if (child.layout.style.overlay) continue;
     const size = measured(child);
     const grows = growShare(child, column);
     if (isEmptyNatural(size) && grows === 0) continue;
-    used += (column ? size.naturalHeight : size.naturalWidth) + (counted > 0 ? style.gap : 0);
+    const natural = column ? size.naturalHeight : size.naturalWidth;
+    used += natural + (counted > 0 ? style.gap : 0);
     widest = Math.max(widest, column ? size.naturalWidth : size.naturalHeight);
     shares += grows;
+    if (grows > 0) growingSize += natural;
     counted++;
   }
   const room = (column ? innerHeight : innerWidth) - used;
   let spare = Math.max(0, room);
-  let over = scrolls ? 0 : Math.min(0, room); // negative: growing children give way first
+  // Negative: what does not fit. Growing children give way first, each in proportion to its
+  // natural size, so that a wide preview beside a list shrinks rather than the list.
+  let over = scrolls ? 0 : Math.min(0, room);
+  const overAll = -over;
+  let growingLeft = growingSize;
 
   let scroll = { x: 0, y: 0 };
   if (scrolls) {
@@ -210,7 +217,12 @@ function placeChildren(
       spare -= extra;
       shares -= grows;
       if (over < 0) {
-        const give = Math.min(main - 1, -over);
+        const natural = main - extra;
+        const share = growingLeft <= natural
+          ? -over // the last one gives the rest
+          : Math.round((overAll * natural) / growingSize);
+        growingLeft -= natural;
+        const give = Math.max(0, Math.min(main - 1, share, -over));
         main -= give;
         over += give;
       }
