@@ -11,6 +11,8 @@ import { childEnv, makeRuntimeDir, removeDir, REPO_ROOT } from "./_app_process.t
 import { hasTmux, shellQuote, TmuxPane } from "./_tmux.ts";
 
 const ignore = !hasTmux();
+/** The escape character, spelled out: a regular expression literal may not hold it. */
+const ESC = "\u001b";
 
 /** The escape sequence tmux shows just before `word` in the first row of the app. */
 async function sgrBefore(env: string, word: string): Promise<string> {
@@ -43,7 +45,7 @@ Deno.test({
     await t.step("24-bit with COLORTERM=truecolor", async () => {
       const sgr = await sgrBefore("TERM=xterm-256color COLORTERM=truecolor", "failed");
       assert.match(sgr, /38;2;255;135;0/, JSON.stringify(sgr));
-      assert.match(sgr, /\x1b\[1m|;1[;m]|\[1;/, "bold");
+      assert.match(sgr, new RegExp(`${ESC}\\[1m|;1[;m]|\\[1;`), "bold");
     });
     await t.step("the 256 palette with TERM=xterm-256color", async () => {
       const sgr = await sgrBefore("TERM=xterm-256color COLORTERM=", "failed");
@@ -52,13 +54,13 @@ Deno.test({
     });
     await t.step("the 16 colours with TERM=xterm", async () => {
       const sgr = await sgrBefore("TERM=xterm COLORTERM=", "failed");
-      assert.match(sgr, /\x1b\[[0-9;]*33[;m]/, JSON.stringify(sgr));
+      assert.match(sgr, new RegExp(`${ESC}\\[[0-9;]*33[;m]`), JSON.stringify(sgr));
       assert.doesNotMatch(sgr, /38;[25];/);
     });
     await t.step("no colour with NO_COLOR, the bold kept", async () => {
       const sgr = await sgrBefore("TERM=xterm-256color COLORTERM=truecolor NO_COLOR=1", "failed");
       assert.doesNotMatch(sgr, /3[0-8][;m]|38;|9[0-7][;m]/, JSON.stringify(sgr));
-      assert.match(sgr, /\x1b\[[0-9;]*1m|\x1b\[1;/, JSON.stringify(sgr));
+      assert.match(sgr, new RegExp(`${ESC}\\[[0-9;]*1m|${ESC}\\[1;`), JSON.stringify(sgr));
     });
   },
 });
