@@ -12,8 +12,8 @@
  *   the count (targets: at most 1, UI tools only); and `tools/list` of each (target: crownmcp at
  *   most 1,000 tokens).
  *
- * Tokens are those of the results' text, what the agent reads; the tokens of the arguments the
- * agent writes are printed beside them. Both peers are measured here, never copied: they are
+ * Tokens are those of the results' text, what the agent reads, and (a second set of ratios) those
+ * plus the tokens of the arguments the agent writes: both are what a task costs an agent. Both peers are measured here, never copied: they are
  * installed with npm into a cache directory (`bench/_peers.ts`); a peer that cannot run is
  * skipped with the reason. Run: `deno task bench:peers`. Prints figures; fails on none.
  *
@@ -67,6 +67,11 @@ function ratio(label: string, ours: number, theirs: number, target: number, unit
 
 function skipped(what: string, why: Skipped): void {
   console.log(`  ${what}: skipped: ${why.skipped}`);
+}
+
+/** The tokens an agent reads and writes for a task. */
+function spent(tally: Tally): number {
+  return tally.tokens + tally.argumentTokens;
 }
 
 function tallied(label: string, tally: Tally): string {
@@ -202,15 +207,18 @@ else {
       `  terminalcp: ${tallied("Notes: three notes, tick, delete, count", threeScreens)}`,
     );
     console.log(`  terminalcp: tools/list ${bytes(tools)} bytes, ${tokens(tools)} tokens`);
-    ratio("row 437 on the 1,000-row app, tokens", page.find.tokens, find.tokens, 0.12, "tokens");
-    ratio("Notes: add a note and see it, tokens", notes.addOne.tokens, addOne.tokens, 1, "tokens");
-    ratio(
-      "Notes: three notes, tick, delete, count",
-      three.tokens,
-      threeScreens.tokens,
-      1,
-      "tokens",
-    );
+    const tasks: [string, Tally, Tally, number][] = [
+      ["row 437 on the 1,000-row app", page.find, find, 0.12],
+      ["Notes: add a note and see it", notes.addOne, addOne, 1],
+      ["Notes: three notes, tick, delete, count", three, threeScreens, 1],
+    ];
+    for (const [label, ours, theirs, target] of tasks) {
+      ratio(`${label}, tokens read`, ours.tokens, theirs.tokens, target, "tokens");
+    }
+    // What a task costs the agent: what it reads and what it writes (the calls' arguments).
+    for (const [label, ours, theirs, target] of tasks) {
+      ratio(`${label}, read + written`, spent(ours), spent(theirs), target, "tokens");
+    }
     ratio("tools/list, tokens", tokens(notes.tools), tokens(tools), 1, "tokens");
     ratio("tools/list, bytes", bytes(notes.tools), bytes(tools), 1, "bytes");
   } finally {
