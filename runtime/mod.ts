@@ -58,6 +58,14 @@ export {
   type SwitchOptions,
   toggleSwitch,
 } from "./ui/widgets/mod.ts";
+export { tab, tabs, type TabsOptions, type TabSpec } from "./ui/widgets/mod.ts";
+export {
+  progressBar,
+  type ProgressBarOptions,
+  spinner,
+  type SpinnerOptions,
+} from "./ui/widgets/mod.ts";
+export { type NotifyOptions, STATUS_KINDS, type StatusKind } from "./ui/widgets/mod.ts";
 export { show } from "./ui/show.ts";
 
 // Styles and themes.

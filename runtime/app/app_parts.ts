@@ -13,6 +13,7 @@ import type { SemanticTree } from "../semantics/mod.ts";
 import { BoxWidget, type Host, type Widget } from "../ui/widget.ts";
 import type { Rt } from "../ui/rt.ts";
 import type { ToolRegistry } from "../ui/tools.ts";
+import { type StatusKind, StatusMessages } from "../ui/widgets/status.ts";
 import { Acting } from "./acting.ts";
 import { FocusState } from "./focus.ts";
 import { FrameLoop } from "./frame_loop.ts";
@@ -56,6 +57,8 @@ export class AppParts implements Host {
   readonly #app: AppCore;
   readonly #owner: Owner;
   readonly #reportError: (error: unknown, where: string) => void;
+  /** The status messages `cx.notify()` shows. */
+  readonly status: StatusMessages;
 
   /**
    * Makes the window element, then the parts that work on it, and registers the window.
@@ -82,12 +85,14 @@ export class AppParts implements Host {
     const focus = (this.focusState = new FocusState(tree, root, () => app.requestFrame()));
     const frames = (this.frames = new FrameLoop({ ...common, focus }));
     this.acting = new Acting({ ...common, focus, frames });
+    this.status = new StatusMessages(this, root, owner);
     this.registerElement(root);
   }
 
   /** Stops the frame loop, unmounts everything (cleanups run, tools go), frees the renderer. */
   close(): void {
     this.frames.close();
+    this.status.close();
     try {
       disposeOwner(this.#owner);
     } catch (error) {
@@ -135,6 +140,21 @@ export class AppParts implements Host {
   /** Opens `popup` below its opener, above the content; `close` closes it. */
   addPopup(popup: Widget, close: () => void): void {
     this.focusState.addPopup(popup, close);
+  }
+
+  /** Shows a status message: `text` of `kind`, for `durationMs`. */
+  notify(text: string, kind: StatusKind, durationMs: number): void {
+    this.status.show(text, kind, durationMs);
+  }
+
+  /** Animates `widget` on the app's shared clock while it shows; returns what stops it. */
+  animate(widget: Widget): () => void {
+    return this.frames.animations.add(widget);
+  }
+
+  /** How many ticks the animation clock has made. */
+  get animationTick(): number {
+    return this.frames.animations.tick;
   }
 
   /** Reports an error thrown by app code without stopping the app. */

@@ -14,6 +14,7 @@ import type { SemanticTree, TreeUpdate } from "../semantics/mod.ts";
 import type { Widget } from "../ui/widget.ts";
 import type { FocusState } from "./focus.ts";
 import { StructureChanges } from "./structure.ts";
+import { Animations } from "./animations.ts";
 import { type FrameTiming, recordFrame } from "./frame_timings.ts";
 import type { Renderer, RenderSource } from "./renderer.ts";
 
@@ -35,6 +36,8 @@ export class FrameLoop {
   readonly frames: FrameTiming[] = [];
   /** Set while the frames being run were caused by typing into a secure node. */
   secureInput = false;
+  /** The shared animation clock: it ticks only while something that spins is in view. */
+  readonly animations: Animations = new Animations(() => this.request());
   readonly #parts: FrameParts;
   readonly #structure = new StructureChanges();
   readonly #updateListeners = new Set<(update: TreeUpdate) => void>();
@@ -136,6 +139,7 @@ export class FrameLoop {
           scrollIntoView(reveal, () => layoutWindow(root, width, height, focus.overlaySet));
         }
         this.#updateWhereThingsAre(width, height);
+        this.animations.afterLayout((element) => this.#offscreen.inView(element));
       } catch (error) {
         this.#parts.reportError(error, "the layout of a frame");
       }
@@ -176,6 +180,7 @@ export class FrameLoop {
   /** Stops the loop: the frame waiting, if any, never runs. */
   close(): void {
     this.#closed = true;
+    this.animations.close();
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#scheduled = false;
   }

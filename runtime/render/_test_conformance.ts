@@ -24,12 +24,16 @@ import {
   list,
   menu,
   menuItem,
+  progressBar,
   radioGroup,
   row,
   scrollView,
   select,
   show,
   slider,
+  spinner,
+  tab,
+  tabs,
   text,
   textField,
   toggleSwitch,
@@ -75,6 +79,11 @@ export function everyWidget(): View {
         radioGroup({ label: "Size", options: ["Small", "Medium", "Large"], value: "Small" }),
         toggleSwitch({ label: "Wi-Fi", value: true }),
       ).gap(1),
+      row(progressBar({ label: "Download", value: 50 }), spinner({ label: "Syncing" })),
+      tabs({
+        label: "Tabs",
+        tabs: [tab("General", () => text("Panel")), tab("Advanced", () => text("More"))],
+      }),
       show(open, () =>
         dialog(
           "Dialog",
@@ -122,6 +131,9 @@ export const WIDGET_FACES: readonly { role: string; name: string; face: string }
   { role: "radio_button", name: "Medium", face: "( ) Medium" },
   { role: "switch", name: "Wi-Fi", face: "Wi-Fi [ ●]" },
   { role: "switch", name: "Bluetooth", face: "Bluetooth [○ ]" },
+  { role: "progress_bar", name: "Download", face: "Download [██████████░░░░░░░░░░]  50%" },
+  { role: "tab", name: "General", face: "[General]" },
+  { role: "tab", name: "Advanced", face: " Advanced " },
 ];
 
 function widgetFaces(): View {
@@ -139,6 +151,15 @@ function widgetFaces(): View {
       radioGroup({ label: "Size", options: ["Small", "Medium"], value: "Small" }),
       toggleSwitch({ label: "Wi-Fi", value: true }),
       toggleSwitch({ label: "Bluetooth", value: false }),
+      progressBar({ label: "Download", value: 50 }),
+      // A third tab, so that the one the faces check does not end the line.
+      tabs({
+        tabs: [
+          tab("General", () => text("Panel")),
+          tab("Advanced", () => text("More")),
+          tab("About", () => text("About")),
+        ],
+      }),
     )
   );
 }
@@ -284,6 +305,8 @@ export function runRendererConformance(name: string, create: CreateRenderer): vo
           "radio_group",
           "radio_button",
           "switch",
+          "tab",
+          "progress_bar",
         ]);
         for (const entry of layoutEntries(app.tree.root)) {
           const node = app.tree.get(entry.id)!;

@@ -19,6 +19,7 @@ import type { Widget } from "./widget.ts";
 import type { Rt } from "./rt.ts";
 import { type AppTool, type ToolOptions, typedTool } from "./tools.ts";
 import { type MountContext, View } from "./view.ts";
+import { checkNotify, type NotifyOptions } from "./widgets/status.ts";
 import { Owner as OwnerClass } from "../reactive/mod.ts";
 
 /**
@@ -136,6 +137,35 @@ export class Cx {
       (error) => this.#host.reportError(error, "an effect"),
     );
     effect.update();
+  }
+
+  /**
+   * Shows a short-lived status message: `text` on a line at the bottom of the app's area, in
+   * the theme's colour of `kind` (`info` unless given; `success`, `warning`, `error`), for
+   * `durationMs` (5,000 unless given). Agents see it as a `status` node named by the text with
+   * the kind as its value, in the tree while it shows and in the receipt of the `ui_act` whose
+   * handler showed it. A click takes it away; at most three show at once.
+   *
+   * @example A Save button that says it saved, to the person and in the agent's receipt
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { button, component } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(component((cx) =>
+   *   button("Save", () => cx.notify("Saved 3 notes", { kind: "success" }))
+   * ), { clock: "manual" });
+   * await app.act(app.get({ role: "button" }).id, { action: "click" });
+   * assert.match(app.tree(), /status "Saved 3 notes" #\d+ value="success"/);
+   * assert.ok(app.screen().find("✓ Saved 3 notes"));
+   * await app.advance(5000);
+   * assert.equal(app.query({ role: "status" }).length, 0);
+   * ```
+   */
+  notify(text: string, options: NotifyOptions = {}): void {
+    this.#alive("notify");
+    const { kind, durationMs } = checkNotify(text, options);
+    this.#host.notify(text, kind, durationMs);
   }
 
   /** Runs `fn` when the component unmounts (or the app closes). */

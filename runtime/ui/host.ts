@@ -9,6 +9,7 @@
 import type { ReactiveRuntime } from "../reactive/mod.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
 import type { Rt } from "./rt.ts";
+import type { StatusKind } from "./widgets/status.ts";
 import type { ToolRegistry } from "./tools.ts";
 import type { Widget } from "./widget.ts";
 
@@ -46,6 +47,19 @@ export interface Host {
    * when focus goes elsewhere. It leaves when it is removed.
    */
   addPopup(popup: Widget, close: () => void): void;
+  /**
+   * Animates `widget` (a spinner) on the app's shared clock while it is mounted and on screen:
+   * a frame is drawn at each tick, and no timer runs while nothing animated shows. Returns
+   * what stops it.
+   */
+  animate(widget: Widget): () => void;
+  /** How many ticks the animation clock has made: what an animated widget paints from. */
+  readonly animationTick: number;
+  /**
+   * Shows a status message (`cx.notify()`): `text` at the bottom of the app's area in the
+   * colour of `kind`, and a `status` node, for `durationMs`.
+   */
+  notify(text: string, kind: StatusKind, durationMs: number): void;
   /** Reports an error thrown by app code (a binding, a handler) without stopping the app. */
   reportError(error: unknown, where: string): void;
 }

@@ -31,3 +31,32 @@ export {
   TextFieldView,
   TextFieldWidget,
 } from "./text_field.ts";
+export {
+  tab,
+  TabListWidget,
+  TabPanelWidget,
+  tabs,
+  type TabsOptions,
+  type TabSpec,
+  TabsView,
+  TabWidget,
+} from "./tabs.ts";
+export {
+  progressBar,
+  type ProgressBarOptions,
+  ProgressBarView,
+  ProgressBarWidget,
+} from "./progress_bar.ts";
+export {
+  spinner,
+  SPINNER_FRAMES,
+  type SpinnerOptions,
+  SpinnerView,
+  SpinnerWidget,
+} from "./spinner.ts";
+export {
+  type NotifyOptions,
+  STATUS_KINDS,
+  type StatusKind,
+  StatusMessageWidget,
+} from "./status.ts";
