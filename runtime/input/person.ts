@@ -159,11 +159,12 @@ export function dragTo(env: PersonEnv, element: Widget, x: number, y: number): b
 
 /**
  * Presses a key as the user: it goes to the focused element, then up its ancestors; with
- * nothing focused, to the top dialog (so Escape closes it), else to the window (so Tab
- * moves focus).
+ * nothing focused, to the top dialog (so Escape closes it; an anchored overlay, such as the
+ * status messages' line, is passed over), else to the window (so Tab moves focus).
  */
 export function pressKey(env: PersonEnv, keybind: Keybind): boolean {
-  const target = env.focused ?? env.overlays.at(-1) ?? env.root;
+  const dialog = env.overlays.findLast((overlay) => !overlay.layout.style.anchored);
+  const target = env.focused ?? dialog ?? env.root;
   return actAsPerson(env, target, { action: "press_key", keybind: formatKeybind(keybind) });
 }
 

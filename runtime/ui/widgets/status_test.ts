@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { button, column, component, type Cx, text } from "../../mod.ts";
+import { button, column, component, type Cx, dialog, show, text } from "../../mod.ts";
 import { render } from "../../testing.ts";
 import { LIGHT_THEME } from "../theme.ts";
 
@@ -95,4 +95,24 @@ Deno.test("notify: bad arguments are refused", async () => {
   assert.match(String(errors[1]), /kind is one of info, success, warning, error, got "fatal"/);
   assert.match(String(errors[2]), /durationMs must be a number of ms above 0/);
   assert.equal(app.query({ role: "status" }).length, 0);
+});
+
+Deno.test("notify: with nothing focused a key goes to the dialog open under a message, not to it", async () => {
+  await using app = await render(
+    component((cx) => {
+      const open = cx.signal(true, { name: "open" });
+      setTimeout(() => cx.notify("Settings opened"), 10); // the message comes after the dialog
+      return show(
+        open,
+        () => dialog("Settings", text("Nothing to focus")).onClose(() => open.set(false)),
+      );
+    }),
+    { clock: "manual" },
+  );
+  await app.advance(10);
+  assert.equal(app.query({ role: "dialog" }).length, 1);
+  assert.equal(app.query({ role: "status" }).length, 1);
+  assert.equal(app.query({ state: "focused" }).length, 0);
+  await app.press("Escape");
+  assert.equal(app.query({ role: "dialog" }).length, 0, "Escape closed the dialog");
 });
