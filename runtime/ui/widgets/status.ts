@@ -3,7 +3,7 @@
  * bottom of the app's area, above its content (`✓ Saved 3 notes`), in the colour the theme
  * gives the kind's meaning (`info`, `success`, `warning`, `error`), its mark saying the kind
  * without colour too. For agents each is a node with role `status`, named by its text, its
- * kind as its value (`status "Saved 3 notes" #40 value="success"`), under the window node:
+ * kind as its value (`status "Saved 3 notes" #40 value="success"`), first under the window:
  * it is in the tree while it shows, and in the receipt of the `ui_act` whose handler showed
  * it. A message goes after its time (5 s unless told), or when a person clicks it; at most
  * three show at once, the newest at the bottom, so a fourth pushes the oldest out.
@@ -151,7 +151,8 @@ export class StatusMessages {
       null,
     );
     area.setStyle({ overlay: true, anchored: true, width: SPAN_WINDOW });
-    this.#root.append(area);
+    // First under the window: a tree cut to a budget still shows the messages.
+    this.#root.setChildren([area, ...this.#root.children]);
     // Laid out as a popup of the window is: below it, kept inside, so on its last rows. Focus
     // going elsewhere leaves it open; it goes when its last message does.
     this.#host.addPopup(area, () => {});
