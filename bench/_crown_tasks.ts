@@ -64,7 +64,7 @@ export async function threeNotes(client: Client): Promise<Tally> {
   const tally = new Tally(client);
   const receipts = await addNotes(tally, ["Buy milk", "Walk the dog", "Write the README"]);
   const done = idIn(receipts[0]!, /^ +checkbox "Done" #(\d+)/m);
-  const remove = idIn(receipts[1]!, /^ +button "Delete" #(\d+)/m);
+  const remove = idIn(receipts[1]!, /^ +button "Delete" #(\d+) destructive/m);
   const ticked = await tally.call("ui_act", {
     id: done,
     revision: revisionOf(receipts[2]!),
@@ -74,6 +74,7 @@ export async function threeNotes(client: Client): Promise<Tally> {
     id: remove,
     revision: revisionOf(ticked),
     action: { action: "click" },
+    confirm: true, // Delete is destructive: the user approved it
   });
   if (!deleted.includes('"2 notes, 1 done"')) {
     throw new Error(`the last receipt does not show the count:\n${deleted}`);

@@ -315,12 +315,16 @@ async function find(session: AppSession, query: CliQuery): Promise<QueryAnswer> 
   }
 }
 
-/** `crowndev act [app] <query> <action>`: find exactly one node, act at the revision read. */
+/**
+ * `crowndev act [app] <query> <action> [--confirm]`: find exactly one node, act at the
+ * revision read; `confirm` sends `"confirm": true`, which a destructive control needs.
+ */
 export async function actCommand(
   context: CommandContext,
   wanted: string | undefined,
   query: CliQuery,
   action: Record<string, unknown>,
+  confirm = false,
 ): Promise<number> {
   return await withApp(context, wanted, async (session) => {
     const app = session.app;
@@ -348,6 +352,7 @@ export async function actCommand(
       id: node.id,
       revision: answer.revision,
       action,
+      ...(confirm ? { confirm: true } : {}),
     }) as unknown as ActAnswer;
     // The receipt's change text: crowndev shows app text as data, escaped.
     const changes = result.text;

@@ -115,7 +115,7 @@ Example:
 
 Prints the inspect snapshot as JSON: the tree, every node's layout in window cells, the live
 signals and recent frame timings.`,
-  act: `Usage: crowndev act [app] <query> <action> [--json]
+  act: `Usage: crowndev act [app] <query> <action> [--confirm] [--json]
 
 Finds the one node that matches the query, then acts on it at the revision just read.
 
@@ -127,6 +127,8 @@ Finds the one node that matches the query, then acts on it at the revision just 
           Zero or several matches are errors that list what matched.
 <action>  click | double_click | hover | focus | type_text=hello | press_key=Ctrl+A |
           scroll=0,120 | drag=40,300 | a raw action object such as '{"action":"click"}'
+  --confirm   sends "confirm": true: a node with the state destructive (a Delete button)
+              refuses a click, a double click, Enter or Space without it (exit 1)
 
 Prints ok, the node and the revisions, then what the action changed (the app's receipt:
 + added, - removed, ~ changed), when anything did.
@@ -134,6 +136,7 @@ Prints ok, the node and the revisions, then what the action changed (the app's r
 Example:
   crowndev act counter 'role=button,name=+1' click
   crowndev act notes '#12' click
+  crowndev act notes '#11' click --confirm
   crowndev tree counter
 
 ${EXIT_CODES}`,
@@ -194,6 +197,8 @@ export async function main(args: string[]): Promise<number> {
         visible: { type: "boolean" },
         since: { type: "string" },
         "max-bytes": { type: "string" },
+        // act
+        confirm: { type: "boolean" },
         // wait
         state: { type: "string" },
         gone: { type: "boolean" },
@@ -263,6 +268,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     flagsOnly("tree", ["root", "depth", "from", "visible", "since", "max-bytes"]);
     flagsOnly("wait", ["state", "gone"]);
+    flagsOnly("act", ["confirm"]);
     if (command !== "wait" && values.timeout !== undefined) {
       context.timeoutMs = parseWhole("--timeout", values.timeout, 1, MAX_TIMEOUT_MS);
     }
@@ -290,7 +296,13 @@ export async function main(args: string[]): Promise<number> {
       case "act": {
         arity(2, 3);
         const [app, query, action] = rest.length === 3 ? rest : [undefined, ...rest];
-        return await actCommand(context, app, parseQuery(query!), parseCliAction(action!));
+        return await actCommand(
+          context,
+          app,
+          parseQuery(query!),
+          parseCliAction(action!),
+          values.confirm === true,
+        );
       }
       case "wait": {
         arity(1, 2);

@@ -9,11 +9,12 @@
 
 import type { AppEntry } from "../runtime/agent/discovery.ts";
 import type { CallToolResult } from "../runtime/agent/sdk.ts";
+import { CONFIRM_NOTE } from "../runtime/agent/tool_defs.ts";
 import { UNTRUSTED_MEANING } from "../runtime/agent/untrusted.ts";
 
 /** What crownmcp tells the agent in its `initialize` answer. */
 export const INSTRUCTIONS =
-  `crownmcp gives you the CrownUI apps running on this machine. With one app running it is selected for you; otherwise call list_apps and select_app. Then read ui_tree, and act with ui_act on a node id at the revision you read. Whenever the selected app changes, ui_act is refused until you have read the new app (ui_tree, ui_query or ui_wait). ${UNTRUSTED_MEANING}`;
+  `crownmcp gives you the CrownUI apps running on this machine. With one app running it is selected for you; otherwise call list_apps and select_app. Then read ui_tree, and act with ui_act on a node id at the revision you read. Whenever the selected app changes, ui_act is refused until you have read the new app (ui_tree, ui_query or ui_wait). ${CONFIRM_NOTE} ${UNTRUSTED_MEANING}`;
 
 /** The SDK's message for a forwarded request that could not be sent or answered. */
 export const CONNECTION_CLOSED = "Connection closed";

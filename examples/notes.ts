@@ -4,7 +4,9 @@
  * button) in a list that scrolls, a count, and a Menu whose Settings dialog holds a secure
  * "Sync password" field and a Sync button that stays disabled until a password is set.
  * Agents get the tools `note_count`, `add_note` and `delete_note` (destructive), plus
- * `sync_status` and `close_settings` while the settings dialog is open.
+ * `sync_status` and `close_settings` while the settings dialog is open. The Delete buttons
+ * and the menu's "Delete done notes" are destructive too: an agent's click on one needs
+ * `"confirm": true`, as `delete_note` does.
  *
  * Run it in a terminal: `deno task demo`, or `deno task demo -- my-notes.json` to load the
  * notes from that file and save every change to it (the title being typed too), so nothing
@@ -201,7 +203,7 @@ export function notesApp(options: NotesAppOptions = {}): Component {
       row(
         checkbox("Done", note.done),
         text(note.title).width(TITLE_COLUMNS),
-        button("Delete", () => deleteNote(note.id)),
+        button("Delete", () => deleteNote(note.id)).destructive(),
       );
 
     // The dialog is a component of its own: its tools live exactly as long as it is open.
@@ -256,7 +258,7 @@ export function notesApp(options: NotesAppOptions = {}): Component {
           menuItem("Settings", () => settingsOpen.set(true)),
           menuItem("Delete done notes", () => {
             notes.set(notes.get().filter((note) => !note.done.get()));
-          }),
+          }).destructive(),
           menuItem("Quit", (rt) => rt.quit()),
         ),
       ),

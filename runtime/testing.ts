@@ -94,10 +94,19 @@ export interface TestApp {
   /**
    * Acts on node `id` as an agent does, at `revision` (the current one when omitted); returns
    * the revision after the frame the action caused. Throws ActionError with the contract's
-   * messages.
+   * messages: an action that would activate a destructive control (a click, a double click,
+   * Enter or Space on it) is refused as through the socket unless `options.confirm` is true.
    */
-  act(id: number, action: Action, revision?: number): Promise<number>;
-  /** Acts as the person at the keyboard does: like `act`, but secure fields accept typing. */
+  act(
+    id: number,
+    action: Action,
+    revision?: number,
+    options?: { confirm?: boolean },
+  ): Promise<number>;
+  /**
+   * Acts as the person at the keyboard does: like `act`, but secure fields accept typing and
+   * destructive controls need no confirmation.
+   */
   userAct(id: number, action: Action): Promise<number>;
   /**
    * Presses a key as the person does, on whatever has focus (`"Tab"`, `"Ctrl+S"`,
@@ -207,8 +216,10 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
         }`,
       );
     },
-    act(id, action, revision) {
-      return Promise.resolve().then(() => calls.act(id, action, revision, "agent"));
+    act(id, action, revision, options = {}) {
+      return Promise.resolve().then(() =>
+        calls.act(id, action, revision, "agent", options.confirm === true)
+      );
     },
     userAct(id, action) {
       return Promise.resolve().then(() => calls.act(id, action, undefined, "user"));

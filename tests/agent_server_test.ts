@@ -25,7 +25,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "../runtime/agent/sdk.ts";
 import { SocketDirectoryError, socketPathFor } from "../runtime/agent/socket_dir.ts";
-import { confirmMessage } from "../runtime/agent/tool_defs.ts";
+import { confirmMessage } from "../runtime/ui/tool_call.ts";
 import { RESOURCE_DATA_NOTE, UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
 import { markedContent, receiptOf } from "./_marked.ts";
 import { treeToJson } from "../runtime/semantics/mod.ts";
@@ -259,12 +259,18 @@ Deno.test("McpServer lists tools", async (t) => {
     assert.deepEqual(tools.map((tool) => tool.name), [...BUILTIN_NAMES, ...APP_TOOL_NAMES]);
   });
 
-  await t.step("tools/list marks the built-in read tools readOnlyHint: true", () => {
-    for (const name of ["ui_tree", "ui_query", "ui_wait", "ui_screenshot", "inspect_snapshot"]) {
-      assert.equal(byName.get(name)?.annotations?.readOnlyHint, true, name);
-    }
-    assert.equal(byName.get("ui_act")?.annotations?.readOnlyHint, false);
-  });
+  await t.step(
+    "tools/list marks the built-in read tools readOnlyHint: true, ui_act destructive",
+    () => {
+      for (const name of ["ui_tree", "ui_query", "ui_wait", "ui_screenshot", "inspect_snapshot"]) {
+        assert.equal(byName.get(name)?.annotations?.readOnlyHint, true, name);
+      }
+      // ui_act does what the person can, deleting included: not read-only (MCP's default), and
+      // destructive.
+      assert.notEqual(byName.get("ui_act")?.annotations?.readOnlyHint, true);
+      assert.equal(byName.get("ui_act")?.annotations?.destructiveHint, true);
+    },
+  );
 
   await t.step("tools/list marks app tools destructiveHint: false unless destructive", () => {
     for (const name of ["note_count", "plain_text", "fails", "echo"]) {

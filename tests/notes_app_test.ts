@@ -16,8 +16,9 @@ async function act(
   app: TestApp,
   query: Parameters<TestApp["get"]>[0],
   action: Parameters<TestApp["act"]>[1],
+  options: Parameters<TestApp["act"]>[3] = {},
 ) {
-  return await app.act(app.get(query).id, action, app.revision);
+  return await app.act(app.get(query).id, action, app.revision, options);
 }
 
 Deno.test("Notes app: its tree shows every part, loaded from a file's contents", async () => {
@@ -38,10 +39,10 @@ Deno.test("Notes app: its tree shows every part, loaded from a file's contents",
       `  list #7`,
       `   list_item "Buy milk" #8`,
       `    checkbox "Done" #9`,
-      `    button "Delete" #11`,
+      `    button "Delete" #11 destructive`,
       `   list_item "Walk the dog" #12`,
       `    checkbox "Done" #13 checked`,
-      `    button "Delete" #15`,
+      `    button "Delete" #15 destructive`,
       ``,
     ].join("\n"),
   );
@@ -92,14 +93,30 @@ Deno.test("Notes app: the person's way and the agent's tools change the same not
     await app.act(firstDone!.id, { action: "click" }, app.revision);
     assert.equal(await app.callTool("note_count"), `{"count":2,"done":1}`);
     const [firstDelete] = app.query({ role: "button", name: "Delete" });
-    await app.act(firstDelete!.id, { action: "click" }, app.revision);
+    const refused = /: the button #\d+ deletes or overwrites the user's data: .*"confirm": true$/;
+    await assert.rejects(app.act(firstDelete!.id, { action: "click" }, app.revision), refused);
+    assert.match(line(app, "done"), /"2 notes, 1 done"/);
+    await app.act(firstDelete!.id, { action: "click" }, app.revision, { confirm: true });
     assert.match(line(app, "done"), /"1 note, 0 done"/);
     assert.doesNotMatch(app.tree(), /Call mum/);
   });
   await t.step("the menu's Delete done notes removes the done ones", async () => {
     await app.act(app.get({ role: "checkbox" }).id, { action: "click" }, app.revision);
     await act(app, { role: "menu" }, { action: "click" });
-    await act(app, { name: "Delete done notes" }, { action: "click" });
+    assert.match(
+      line(app, "Delete done notes"),
+      /^menu_item "Delete done notes" #\d+ destructive$/,
+    );
+    await assert.rejects(
+      act(app, { name: "Delete done notes" }, { action: "click" }),
+      /: the menu_item #\d+ deletes or overwrites the user's data/,
+    );
+    await assert.rejects(
+      act(app, { name: "Delete done notes" }, { action: "press_key", keybind: "Enter" }),
+      /"confirm": true$/,
+    );
+    assert.match(line(app, ' done"'), /"1 note, 1 done"/);
+    await act(app, { name: "Delete done notes" }, { action: "click" }, { confirm: true });
     assert.match(line(app, "done"), /"0 notes, 0 done"/);
   });
 });

@@ -149,6 +149,7 @@ Deno.test({
             id: firstDelete,
             revision,
             action: { action: "click" },
+            confirm: true,
           });
           assert.equal(clicked.isError, false, clicked.text);
           await pane.waitFor(

@@ -11,7 +11,7 @@
 import { markedContent } from "./_marked.ts";
 import assert from "node:assert/strict";
 import { Client } from "../runtime/agent/sdk.ts";
-import { confirmMessage } from "../runtime/agent/tool_defs.ts";
+import { confirmMessage } from "../runtime/ui/tool_call.ts";
 import {
   callTool,
   connect,

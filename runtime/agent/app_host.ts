@@ -21,6 +21,7 @@ import {
 } from "../semantics/mod.ts";
 import type { AppTool } from "../ui/tools.ts";
 import {
+  type ActOptions,
   HostError,
   type HostToolCallOptions,
   type SemanticHost,
@@ -107,9 +108,11 @@ export class AppHost implements SemanticHost {
   }
 
   /** Acts as an agent. */
-  act(id: number, revision: number, action: unknown): Promise<number> {
+  act(id: number, revision: number, action: unknown, options: ActOptions = {}): Promise<number> {
     try {
-      return Promise.resolve(this.#calls.act(id, action, revision, "agent"));
+      return Promise.resolve(
+        this.#calls.act(id, action, revision, "agent", options.confirm === true),
+      );
     } catch (error) {
       throw asHostError(error);
     }

@@ -256,7 +256,16 @@ class AgentBridge implements Agent {
           // app.act() runs the frame, whose update listener posts the tree to the worker
           // before this answer is posted: the worker has applied the revision it answers with
           // when the reply arrives, so its receipt (changes up to that revision) is complete.
-          return { ok: true, value: this.#calls.act(call.id, call.action, call.revision) };
+          return {
+            ok: true,
+            value: this.#calls.act(
+              call.id,
+              call.action,
+              call.revision,
+              "agent",
+              call.confirm === true,
+            ),
+          };
         case "call_tool": {
           // The worker's deadline, so that both sides give up at the same time; each progress
           // report crosses to the worker, which passes it on to the agent that asked.

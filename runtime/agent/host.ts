@@ -32,6 +32,12 @@ export interface HostToolCallOptions {
   onProgress?: ((report: ToolProgress) => void) | undefined;
 }
 
+/** What an action may take besides the node, the revision and the action. */
+export interface ActOptions {
+  /** The agent's `"confirm": true`, which activating a destructive control needs. */
+  confirm?: boolean;
+}
+
 /** A refusal the agent must read: the contract's message, without any prefix. */
 export class HostError extends Error {
   /** Which guard refused (`stale_revision`, `disabled`, `rate_limit`, `timeout`, ...). */
@@ -83,8 +89,11 @@ export interface SemanticHost {
    * rejects with HostError on timeout, for an unknown id, and when `signal` aborts.
    */
   wait(condition: WaitCondition, signal?: AbortSignal): Promise<WaitAnswer>;
-  /** Acts on a node at a revision; resolves to the revision after the frame, or throws HostError. */
-  act(id: number, revision: number, action: unknown): Promise<number>;
+  /**
+   * Acts on a node at a revision; resolves to the revision after the frame, or throws
+   * HostError (`confirm` for a destructive control without `options.confirm`).
+   */
+  act(id: number, revision: number, action: unknown, options?: ActOptions): Promise<number>;
   /** The app tools registered now. */
   tools(): ToolInfo[];
   /**

@@ -18,7 +18,7 @@ import type { LineTransport } from "./line_transport.ts";
 import { ProgressNotifier } from "./progress.ts";
 import { TokenBucket } from "./rate_limit.ts";
 import type * as Sdk from "./sdk.ts";
-import { appToolDefinition, BUILTIN_TOOLS } from "./tool_defs.ts";
+import { appToolDefinition, BUILTIN_TOOLS, CONFIRM_NOTE } from "./tool_defs.ts";
 import { RESOURCE_DATA_NOTE, UNTRUSTED_MEANING } from "./untrusted.ts";
 
 /** The version the server reports. */
@@ -174,7 +174,7 @@ export class McpSessions {
           resources: { subscribe: true, listChanged: true },
         },
         instructions:
-          `This server drives a CrownUI app through its semantic tree. Read ui_tree (or ui_query) first, then act with ui_act on a node id at the revision you read. ${UNTRUSTED_MEANING}`,
+          `This server drives a CrownUI app through its semantic tree. Read ui_tree (or ui_query) first, then act with ui_act on a node id at the revision you read. ${CONFIRM_NOTE} ${UNTRUSTED_MEANING}`,
       },
     );
     const host = this.#host;

@@ -27,6 +27,7 @@ import {
   treeViewText,
 } from "../semantics/mod.ts";
 import {
+  type ActOptions,
   HostError,
   type HostToolCallOptions,
   type SemanticHost,
@@ -211,8 +212,14 @@ export class MirrorHost implements SemanticHost {
   }
 
   /** Asks the UI thread to act. */
-  async act(id: number, revision: number, action: unknown): Promise<number> {
-    return Number(await this.#request({ kind: "act", id, revision, action }));
+  async act(
+    id: number,
+    revision: number,
+    action: unknown,
+    options: ActOptions = {},
+  ): Promise<number> {
+    const confirm = options.confirm === true;
+    return Number(await this.#request({ kind: "act", id, revision, action, confirm }));
   }
 
   /** The app tools as last sent. */

@@ -13,7 +13,13 @@ export {
   RESOURCES,
 } from "./server.ts";
 export { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
-export { HostError, type HostToolCallOptions, type SemanticHost, type ToolInfo } from "./host.ts";
+export {
+  type ActOptions,
+  HostError,
+  type HostToolCallOptions,
+  type SemanticHost,
+  type ToolInfo,
+} from "./host.ts";
 export {
   INSPECT_SECTIONS,
   type InspectParts,
@@ -45,5 +51,5 @@ export {
 } from "./untrusted.ts";
 export { TIMEOUT_MESSAGE } from "./mirror_host.ts";
 export { ACTIONS_PER_SECOND, rateLimitMessage } from "./rate_limit.ts";
-export { confirmMessage } from "./tool_defs.ts";
+export { confirmMessage } from "../ui/tool_call.ts";
 export { getuid, type PeerCredentials, peerCredentials } from "../../ffi/mod.ts";

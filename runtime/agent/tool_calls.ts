@@ -15,9 +15,9 @@ import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
 import type { CallToolResult } from "./sdk.ts";
 import { BUILTIN_TOOL } from "../ui/tool_names.ts";
-import { BUILTIN_TOOL_NAMES, confirmMessage } from "./tool_defs.ts";
+import { BUILTIN_TOOL_NAMES } from "./tool_defs.ts";
 import { appJson, HEADER_BYTES, untrustedText } from "./untrusted.ts";
-import type { ToolProgress } from "../ui/tool_call.ts";
+import { confirmMessage, type ToolProgress } from "../ui/tool_call.ts";
 
 /** A tool result carrying one text. */
 export function textResult(text: string): CallToolResult {
@@ -161,8 +161,11 @@ async function callBuiltin(
           `invalid arguments: action is required, as in {"action": "click"}`,
         );
       }
+      if (args.confirm !== undefined && typeof args.confirm !== "boolean") {
+        throw new HostError("invalid", "invalid arguments: confirm must be true or false");
+      }
       takeToken(bucket);
-      const after = await host.act(id, revision, args.action);
+      const after = await host.act(id, revision, args.action, { confirm: args.confirm === true });
       return receiptResult(host, revision, after);
     }
     case BUILTIN_TOOL.screenshot: {

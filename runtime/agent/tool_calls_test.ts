@@ -8,7 +8,7 @@ import { AppHost } from "./app_host.ts";
 import { TokenBucket } from "./rate_limit.ts";
 import type { CallToolResult } from "./sdk.ts";
 import { callTool } from "./tool_calls.ts";
-import { confirmMessage } from "./tool_defs.ts";
+import { confirmMessage } from "../ui/tool_call.ts";
 
 /** An app whose tools record the arguments their code got. */
 function toolsApp(seen: string[]): App {

@@ -89,12 +89,14 @@ export const BUILTIN_TOOLS: Tool[] = [
       type: "object",
       properties: {
         id: { type: "integer" },
-        revision: { type: "integer", description: "Of the read" },
+        revision: { type: "integer" },
         action: actionSchema(),
+        confirm: { type: "boolean", description: "If destructive" },
       },
       required: ["id", "revision", "action"],
     },
-    annotations: { readOnlyHint: false, destructiveHint: false },
+    // It does what the person can, deleting included: a destructive control needs `confirm`.
+    annotations: { destructiveHint: true },
   },
   {
     name: BUILTIN_TOOL.screenshot,
@@ -121,6 +123,13 @@ export const BUILTIN_TOOLS: Tool[] = [
 /** The names of the built-in tools. */
 export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(BUILTIN_TOOL));
 
+/**
+ * What the servers' instructions say once about `ui_act`'s `confirm`, which `tools/list` only
+ * names (it is paid at the start of every session).
+ */
+export const CONFIRM_NOTE =
+  'On a node with the state destructive, ui_act needs "confirm": true, sent once the user approved.';
+
 /** The argument a destructive tool requires. */
 export const CONFIRM_PROPERTY = {
   type: "boolean",
@@ -142,9 +151,4 @@ export function appToolDefinition(info: ToolInfo): Tool {
     inputSchema: schema,
     annotations: { destructiveHint: info.destructive },
   };
-}
-
-/** The message for a destructive call without `"confirm": true`. */
-export function confirmMessage(name: string): string {
-  return `${name} deletes or overwrites the user's data: ask the user for approval, then call it again with "confirm": true`;
 }

@@ -6,8 +6,8 @@ import {
   BUILTIN_TOOL_NAMES,
   BUILTIN_TOOLS,
   CONFIRM_PROPERTY,
-  confirmMessage,
 } from "./tool_defs.ts";
+import { confirmMessage } from "../ui/tool_call.ts";
 
 const READ_TOOLS = ["ui_tree", "ui_query", "ui_wait", "ui_screenshot", "inspect_snapshot"];
 
@@ -51,22 +51,32 @@ Deno.test("BUILTIN_TOOLS", async (t) => {
     }
   });
 
-  await t.step("BUILTIN_TOOLS marks ui_act as neither read-only nor destructive", () => {
-    const act = builtin("ui_act");
-    assert.equal(act.annotations?.readOnlyHint, false);
-    assert.equal(act.annotations?.destructiveHint, false);
-  });
+  await t.step(
+    "BUILTIN_TOOLS marks ui_act destructive, not read-only (it does what people can)",
+    () => {
+      const act = builtin("ui_act");
+      assert.notEqual(act.annotations?.readOnlyHint, true); // MCP's default is false
+      assert.equal(act.annotations?.destructiveHint, true);
+    },
+  );
 
-  await t.step("BUILTIN_TOOLS describes ui_act's arguments, all required", () => {
-    const schema = builtin("ui_act").inputSchema as unknown as {
-      properties: Record<string, { type: string; properties?: Record<string, { enum?: unknown }> }>;
-      required: string[];
-    };
-    assert.deepEqual(schema.required, ["id", "revision", "action"]);
-    assert.equal(schema.properties.id?.type, "integer");
-    assert.equal(schema.properties.revision?.type, "integer");
-    assert.deepEqual(schema.properties.action?.properties?.action?.enum, [...ACTION_NAMES]);
-  });
+  await t.step(
+    "BUILTIN_TOOLS describes ui_act's arguments: id, revision, action required, confirm not",
+    () => {
+      const schema = builtin("ui_act").inputSchema as unknown as {
+        properties: Record<
+          string,
+          { type: string; properties?: Record<string, { enum?: unknown }> }
+        >;
+        required: string[];
+      };
+      assert.deepEqual(schema.required, ["id", "revision", "action"]);
+      assert.equal(schema.properties.id?.type, "integer");
+      assert.equal(schema.properties.revision?.type, "integer");
+      assert.deepEqual(schema.properties.action?.properties?.action?.enum, [...ACTION_NAMES]);
+      assert.equal(schema.properties.confirm?.type, "boolean");
+    },
+  );
 
   await t.step("BUILTIN_TOOLS lets ui_query filter by any role, and takes no required key", () => {
     const schema = builtin("ui_query").inputSchema as unknown as {

@@ -42,7 +42,7 @@ export type FromWorker =
  * must not act on it any more — an agent that retries would otherwise click twice.
  */
 export type UiCall =
-  | { kind: "act"; id: number; revision: number; action: unknown }
+  | { kind: "act"; id: number; revision: number; action: unknown; confirm?: boolean }
   | { kind: "call_tool"; name: string; argumentsJson: string }
   | { kind: "inspect"; sections: readonly InspectSection[] }
   | { kind: "screenshot" };

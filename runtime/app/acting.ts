@@ -1,7 +1,7 @@
 /**
  * Acting on the app by node id, as agents and tests do, and on an element, as a person's
- * input does. `act()` checks the arguments, the node, the modal dialog, the node's own guards
- * and the revision, in that order, scrolls the node into view when it is offscreen, performs
+ * input does. `act()` checks the arguments, the node, the modal dialog, the node's own guards,
+ * the revision and, for an agent, the confirmation a destructive control needs, in that order, scrolls the node into view when it is offscreen, performs
  * the action as input would, runs the frame it caused and answers with that frame's
  * revision.
  *
@@ -14,6 +14,7 @@ import {
   type Actor,
   behindModalMessage,
   guardAction,
+  guardDestructive,
   type InputEnv,
   isTyping,
   noNodeMessage,
@@ -108,7 +109,13 @@ export class Acting {
   }
 
   /** See `App.act()`. */
-  act(id: number, action: Action | unknown, revision: number | undefined, actor: Actor): number {
+  act(
+    id: number,
+    action: Action | unknown,
+    revision: number | undefined,
+    actor: Actor,
+    confirmed = false,
+  ): number {
     const { frames, runtime, tree, focus } = this.#parts;
     if (frames.closed) throw new Error("the app has closed");
     if (frames.pending || runtime.pending) frames.run(); // answer between frames
@@ -130,6 +137,7 @@ export class Acting {
     if (revision !== undefined && revision !== tree.revision) {
       throw new ActionError("stale_revision", staleRevisionMessage(tree.revision));
     }
+    if (actor === "agent") guardDestructive(element, parsed, confirmed);
     if (parsed.action !== "scroll" && !frames.inView(element)) {
       scrollIntoView(element, () => frames.run());
       // The scroll's frame ran the app's effects: the node may have gone with them.

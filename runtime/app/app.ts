@@ -149,11 +149,18 @@ export class App {
   /**
    * Performs `action` on node `id` as input would, at `revision` (the current one when
    * omitted), runs its frame and returns the revision after it. Checks run in the contract's
-   * order (arguments, node, modal dialog, disabled, revision); an offscreen node is scrolled
+   * order (arguments, node, modal dialog, disabled, revision, then for an agent the
+   * `confirmed` that activating a destructive control needs); an offscreen node is scrolled
    * into view first. Throws ActionError with the contract's message when refused.
    */
-  act(id: number, action: Action | unknown, revision?: number, actor: Actor = "agent"): number {
-    return this.#parts.acting.act(id, action, revision, actor);
+  act(
+    id: number,
+    action: Action | unknown,
+    revision?: number,
+    actor: Actor = "agent",
+    confirmed = false,
+  ): number {
+    return this.#parts.acting.act(id, action, revision, actor, confirmed);
   }
 
   /** @ignore for input: performs a checked action on an element as `act()` does by id */

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { type Action, ActionError, type Actor } from "../input/action.ts";
+import { ActionError } from "../input/action.ts";
 import { ToolArgumentsError } from "../ui/tools.ts";
 import { ToolCallProgress, type ToolProgress, ToolTimeoutError } from "../ui/tool_call.ts";
 import type { App } from "./app.ts";
@@ -86,11 +86,13 @@ export class AppCalls {
   }
 
   /**
-   * Acts on node `id` as `actor` does, at `revision` (the current one when omitted); returns
-   * the revision after the frame the action caused. Throws ActionError when refused.
+   * Acts as `App.act()` does, with its arguments: on node `id` as `actor` (an agent unless
+   * given), at `revision` (the current one when omitted); returns the revision after the frame
+   * the action caused. An agent's action that would activate a destructive control needs
+   * `confirmed` (its `"confirm": true`). Throws ActionError when refused.
    */
-  act(id: number, action: Action | unknown, revision?: number, actor: Actor = "agent"): number {
-    return this.#app.act(id, action, revision, actor);
+  act(...args: Parameters<App["act"]>): number {
+    return this.#app.act(...args);
   }
 
   /**

@@ -8,9 +8,19 @@
  * @module
  */
 
+import { STATE_BIT } from "../semantics/mod.ts";
+import { parseKeybind } from "../text/keybind.ts";
+import { confirmMessage } from "../ui/tool_call.ts";
 import type { Widget } from "../ui/widget.ts";
 import { ActionError } from "./action_error.ts";
-import { type Action, actionNamed, type InputEnv, isTyping, performDescribed } from "./actions.ts";
+import {
+  type Action,
+  actionNamed,
+  closest,
+  type InputEnv,
+  isTyping,
+  performDescribed,
+} from "./actions.ts";
 
 export { ActionError, type ActionErrorKind } from "./action_error.ts";
 export {
@@ -64,6 +74,41 @@ export function guardAction(element: Widget, action: Action, actor: Actor): void
   if (unsupported !== null) {
     throw new ActionError("unsupported", `invalid arguments: ${unsupported}`);
   }
+}
+
+/** True when `element`'s node carries the state `destructive`. */
+function isDestructive(element: Widget): boolean {
+  return element.node !== null && (element.node.states & STATE_BIT.destructive) !== 0;
+}
+
+/**
+ * The destructive control `action` on `element` would activate, or null: the one a click or
+ * a double click activates (the node itself or the nearest ancestor that takes clicks), the
+ * node itself for Enter or Space pressed on it.
+ */
+export function destructiveTarget(element: Widget, action: Action): Widget | null {
+  if (action.action === "click" || action.action === "double_click") {
+    const target = closest(element, (candidate) => candidate.activate !== undefined);
+    return target !== null && isDestructive(target) ? target : null;
+  }
+  if (action.action === "press_key" && isDestructive(element)) {
+    const { key } = parseKeybind(action.keybind);
+    return key === "Enter" || key === "Space" ? element : null;
+  }
+  return null;
+}
+
+/**
+ * Refuses an agent's action that would activate a destructive control, unless the agent
+ * said `"confirm": true`: the same rule and message as a destructive app tool's. People's
+ * own input is never asked.
+ */
+export function guardDestructive(element: Widget, action: Action, confirmed: boolean): void {
+  if (confirmed) return;
+  const target = destructiveTarget(element, action);
+  if (target === null) return;
+  const { role, id } = target.node!;
+  throw new ActionError("confirm", confirmMessage(`the ${role} #${id}`));
 }
 
 /**

@@ -14,6 +14,7 @@ export type ActionErrorKind =
   | "secret"
   | "invalid"
   | "unsupported"
+  | "confirm"
   | "timeout";
 
 /** An action refused with one of the contract's messages; the message is what agents read. */

@@ -60,6 +60,23 @@ function inSeconds(ms: number): string {
 }
 
 /**
+ * The message for a destructive call without `"confirm": true`: an app tool's (`what` is its
+ * name) and `ui_act`'s on a destructive control (`what` names the node by role and id, never
+ * by its text, which is the app's).
+ *
+ * @example
+ * ```ts
+ * import { confirmMessage } from "@crownui/runtime/agent";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(confirmMessage("delete_note"), /^delete_note deletes .*"confirm": true$/);
+ * ```
+ */
+export function confirmMessage(what: string): string {
+  return `${what} deletes or overwrites the user's data: ask the user for approval, then call it again with "confirm": true`;
+}
+
+/**
  * The message of a call that ran past its tool's deadline. It starts with the contract's
  * phrase (`the app did not answer within 5 seconds` for a tool that declares none) and says
  * what the deadline is and that the tool may still be running.

@@ -122,6 +122,35 @@ export abstract class WidgetView extends View {
     return this;
   }
 
+  /**
+   * Marks the control destructive (the state `destructive`): activating it deletes or
+   * overwrites the user's data, such as a Delete button or a "Delete all" menu item. An
+   * agent's click, double click, or Enter or Space on it is refused unless its `ui_act` says
+   * `"confirm": true`, as a destructive app tool's call is; people's own clicks and keys work
+   * as ever.
+   *
+   * @example
+   * ```ts
+   * import { button, column, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   * import assert from "node:assert/strict";
+   *
+   * let deleted = 0;
+   * await using app = await render(
+   *   column(text("Draft"), button("Delete", () => deleted++).destructive()),
+   * );
+   * const del = app.get({ role: "button", name: "Delete" });
+   * assert.deepEqual(del.states, ["destructive"]);
+   * await assert.rejects(app.act(del.id, { action: "click" }), /"confirm": true/);
+   * await app.act(del.id, { action: "click" }, undefined, { confirm: true });
+   * assert.equal(deleted, 1);
+   * ```
+   */
+  destructive(destructive: Prop<boolean> = true): this {
+    (this.#notes ??= {}).destructive = destructive;
+    return this;
+  }
+
   /** Fixes the width in cells. */
   width(cells: number): this {
     (this.#style ??= {}).width = checkCells(cells, "width");
@@ -242,11 +271,12 @@ export abstract class WidgetView extends View {
   }
 }
 
-/** What `.invalid()`, `.description()` and `.required()` give a widget. */
+/** What `.invalid()`, `.description()`, `.required()` and `.destructive()` give a widget. */
 interface Notes {
   invalid?: Prop<string | null | false>;
   description?: Prop<string>;
   required?: Prop<boolean>;
+  destructive?: Prop<boolean>;
   style?: Prop<TextStyle>;
 }
 
@@ -273,6 +303,9 @@ function followNotes(context: MountContext, node: SemanticNode, notes: Notes): v
   }
   if (notes.required !== undefined) {
     follow(context, notes.required, (on) => tree.setState(node, "required", Boolean(on)));
+  }
+  if (notes.destructive !== undefined) {
+    follow(context, notes.destructive, (on) => tree.setState(node, "destructive", Boolean(on)));
   }
 }
 
