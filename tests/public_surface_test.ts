@@ -345,3 +345,10 @@ Deno.test("deno doc --lint over every entry of the package is clean", async () =
   const { stderr } = await denoDoc(["--lint", ...ENTRY_FILES]);
   assert.match(stderr, new RegExp(`Checked ${ENTRY_FILES.length} files`));
 });
+
+Deno.test("the agent entry has AgentServer and no longer the deprecated McpServer alias", () => {
+  const names = exportsOf("runtime/agent/mod.ts");
+  assert.ok(names.includes("AgentServer") && names.includes("AgentServerOptions"), names.join());
+  assert.ok(!names.includes("McpServer") && !names.includes("McpServerOptions"), names.join());
+  assert.equal("McpServer" in agent, false);
+});
