@@ -39,8 +39,6 @@ export {
   slider,
   type SliderOptions,
   text,
-  textArea,
-  type TextAreaOptions,
   textField,
   type TextFieldOptions,
   widget,
@@ -69,6 +67,11 @@ export {
 } from "./ui/widgets/mod.ts";
 export { type NotifyOptions, STATUS_KINDS, type StatusKind } from "./ui/widgets/mod.ts";
 export { show } from "./ui/show.ts";
+
+// Keys and focus.
+export { FocusRef, focusRef } from "./ui/focus_ref.ts";
+export type { KeybindInfo, KeybindOptions } from "./ui/keybinds.ts";
+export type { WindowSize } from "./ui/host.ts";
 
 // Styles and themes.
 export {

@@ -44,7 +44,7 @@ import type { ToolProgress } from "./ui/tool_call.ts";
 import type { View } from "./ui/view.ts";
 import type { Theme } from "./ui/theme.ts";
 import type { ColourDepth } from "./render/terminal/colour.ts";
-import { pasteText, pressKey, typeText } from "./input/person.ts";
+import { pressKey, typeText } from "./input/person.ts";
 import { parseKeybind } from "./text/keybind.ts";
 import { ManualClock, realTick } from "./testing/clock.ts";
 import { type TestScreen, testScreen } from "./testing/screen.ts";
@@ -119,17 +119,16 @@ export interface TestApp {
    */
   type(text: string): Promise<number>;
   /**
-   * Pastes text as the person does in a terminal (a bracketed paste): whole into the focused
-   * widget that takes typed text, line breaks kept in a text area and dropped elsewhere (a
-   * pasted line never presses Enter); nothing happens when no such widget has focus. Returns
-   * the revision after.
-   */
-  paste(text: string): Promise<number>;
-  /**
    * What the person sees: the cells of the last frame with their looks, in the app's theme at
    * `depth` (24-bit colour unless given; `"none"` is what `NO_COLOR` shows).
    */
   screen(options?: { depth?: ColourDepth }): TestScreen;
+  /**
+   * Gives the window a new size in cells, as a person resizing the terminal does, and runs the
+   * frame that lays the app out in it (what reads `cx.windowSize()` follows). Returns the
+   * revision after. Throws RangeError unless both are whole numbers of 1 or more.
+   */
+  resize(columns: number, rows: number): Promise<number>;
   /**
    * With `clock: "manual"`: moves the clock `ms` on, running the timers, intervals and async
    * handlers that fall due, and the frames they cause. Throws with the real clock.
@@ -237,12 +236,17 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
     type(text) {
       return asPerson(() => typeText(app, text));
     },
-    paste(text) {
-      return asPerson(() => pasteText(app, text));
-    },
     screen(screenOptions = {}) {
       settleFrames();
       return testScreen(renderer.paint(screenOptions.depth ?? "truecolor"));
+    },
+    resize(columns, rows) {
+      return Promise.resolve().then(() => {
+        renderer.resize(columns, rows);
+        app.frame();
+        settleFrames();
+        return app.tree.revision;
+      });
     },
     async advance(ms) {
       if (clock === null) {

@@ -45,7 +45,6 @@ export {
   StackView,
   SwitchView,
   TabsView,
-  TextAreaView,
   TextFieldView,
   TextView,
 } from "./ui/widgets/mod.ts";

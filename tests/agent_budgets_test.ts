@@ -104,7 +104,14 @@ Deno.test("inspect_snapshot keeps to its budget on an app with 1,000 rows", asyn
     async () => {
       const { snapshot, bytes: size } = await a.inspect();
       assert.ok(size <= 32_768, `${size} bytes`);
-      assert.deepEqual(Object.keys(snapshot), ["revision", "layout", "signals", "frames", "cut"]);
+      assert.deepEqual(Object.keys(snapshot), [
+        "revision",
+        "layout",
+        "signals",
+        "frames",
+        "keybinds",
+        "cut",
+      ]);
       const [treeCut, layoutCut] = snapshot.cut!;
       assert.match(
         treeCut!,

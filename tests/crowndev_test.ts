@@ -238,7 +238,7 @@ Deno.test("crowndev drives the counter example", async (t) => {
       const run = await scene.run("inspect", "counter");
       assertOk(run);
       const snapshot = JSON.parse(run.stdout);
-      for (const key of ["revision", "tree", "layout", "signals", "frames"]) {
+      for (const key of ["revision", "tree", "layout", "signals", "frames", "keybinds"]) {
         assert.ok(key in snapshot, `no ${key} in the snapshot: ${run.stdout.slice(0, 500)}`);
       }
       assert.equal(snapshot.tree.role, "window");

@@ -31,7 +31,7 @@ export const INSPECT_KEYS: readonly string[] = ["sections", "root", "from", "max
 export const MIN_INSPECT_BYTES = 1024;
 
 /** The sections that are lists, cut to their first entries. */
-const LISTS = ["layout", "signals", "frames"] as const;
+const LISTS = ["layout", "signals", "frames", "keybinds"] as const;
 type ListSection = typeof LISTS[number];
 
 /** What `inspect_snapshot` was asked for. */
@@ -112,6 +112,7 @@ const ENTRY_NAMES: Record<ListSection, string> = {
   layout: "layout entries",
   signals: "signals",
   frames: "frames",
+  keybinds: "keybinds",
 };
 
 /**

@@ -33,11 +33,9 @@ import {
   type SemanticHost,
   type ToolInfo,
   viewOrRefusal,
-  type WaitAnswer,
-  type WaitCondition,
 } from "./host.ts";
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolProgress, toolTimeoutMessage } from "../ui/tool_call.ts";
-import { TreeWatch } from "./tree_watch.ts";
+import { TreeWatch, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
 import type { RequestResult, UiCall } from "./worker_messages.ts";
 
 /** How long the UI thread has to answer, in milliseconds. */
@@ -247,7 +245,7 @@ export class MirrorHost implements SemanticHost {
 
   /**
    * The parts of the inspect snapshot asked for: the tree and the layout from the mirror, in
-   * the worker; only the signals and frames from the UI thread (asked first, so that the
+   * the worker; only the signals, frames and keybinds from the UI thread (asked first, so that the
    * mirror has the frame the UI thread ran before answering).
    */
   async inspect(parts: InspectParts = {}): Promise<PartialSnapshot> {
@@ -260,7 +258,7 @@ export class MirrorHost implements SemanticHost {
     if (parts.root !== undefined) {
       viewOrRefusal(() => treeSections(mirror.root, { sections: [], root: parts.root }, lookup));
     }
-    const onUiThread = sections.filter((section) => section === "signals" || section === "frames");
+    const onUiThread = sections.filter((section) => section !== "tree" && section !== "layout");
     const { revision: _, ...fromUi } = onUiThread.length === 0
       ? { revision: 0 }
       : await this.#request({ kind: "inspect", sections: onUiThread }) as PartialSnapshot;

@@ -10,7 +10,6 @@
 import { parseTreeView, TREE_VIEW_KEYS, type TreeView } from "../semantics/mod.ts";
 import { answerQuery, answerSince, answerWait, receiptResult } from "./change_calls.ts";
 import { answerInspect } from "./inspect_call.ts";
-import { unknownToolMessage } from "../app/app_calls.ts";
 import { checkToolArguments } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
@@ -185,7 +184,7 @@ async function callBuiltin(
       return untrustedResult(snapshot, revision);
     }
   }
-  throw new HostError("unknown_tool", unknownToolMessage(name));
+  throw new HostError("invalid", `unknown tool ${JSON.stringify(name)}`);
 }
 
 /**
@@ -210,7 +209,10 @@ async function callAppTool(
 ): Promise<CallToolResult> {
   const tool = host.tools().find((candidate) => candidate.name === name);
   if (tool === undefined) {
-    throw new HostError("unknown_tool", unknownToolMessage(name));
+    throw new HostError(
+      "unknown_tool",
+      `unknown tool ${JSON.stringify(name)}: call tools/list for the tools this app offers now`,
+    );
   }
   let handlerArgs = args;
   if (tool.destructive) {

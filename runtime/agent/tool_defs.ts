@@ -106,7 +106,7 @@ export const BUILTIN_TOOLS: Tool[] = [
   },
   {
     name: BUILTIN_TOOL.inspect,
-    description: "Tree, layout in cells, signals and frame timings.",
+    description: "Tree, layout, signals, frames, keys",
     inputSchema: {
       type: "object",
       properties: {

@@ -8,6 +8,8 @@
  */
 
 import type { Action, Actor } from "../input/action.ts";
+import type { Keybind } from "../text/keybind.ts";
+import type { KeybindInfo } from "../ui/keybinds.ts";
 import { elementOrigin } from "../layout/layout.ts";
 import { Owner, ReactiveRuntime, runWithOwner } from "../reactive/mod.ts";
 import { SemanticTree, type TreeUpdate } from "../semantics/mod.ts";
@@ -109,6 +111,35 @@ export class App {
   /** Gives focus to `element` (null: none). */
   focus(element: Widget | null): void {
     this.#parts.focusState.focus(element);
+  }
+
+  /** @ignore for input: presses a key on the app's keybindings (see `InputEnv.appKey`) */
+  appKey(keybind: Keybind, priority: boolean, target: Widget | null): boolean {
+    return this.#parts.keys.press(keybind, priority, target);
+  }
+
+  /**
+   * The app's keybindings now (`cx.keybind()`), oldest first, with whether each applies: what
+   * `inspect_snapshot`'s `keybinds` and the `?` help view list.
+   */
+  get keybinds(): KeybindInfo[] {
+    return this.#parts.keys.list();
+  }
+
+  /** @ignore for the renderer: the bindings the hint line shows now */
+  keyHints(): { key: string; description: string }[] {
+    return this.#parts.keys.hints();
+  }
+
+  /** True while the `?` help view is open. */
+  get helpOpen(): boolean {
+    return this.#parts.keys.helpOpen;
+  }
+
+  /** Opens the help view (the keys, as `?` and F1 do), or closes it when it is open. */
+  toggleHelp(): void {
+    this.#parts.keys.toggleHelp();
+    this.requestFrame();
   }
 
   /** Moves focus to the next (1) or previous (-1) focusable element, as Tab does. */

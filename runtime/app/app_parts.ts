@@ -8,15 +8,18 @@
  */
 
 import type { InputEnv } from "../input/action.ts";
-import { disposeOwner, type Owner, type ReactiveRuntime } from "../reactive/mod.ts";
+import { disposeOwner, type Owner, type ReactiveRuntime, Signal } from "../reactive/mod.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
 import { BoxWidget, type Host, type Widget } from "../ui/widget.ts";
+import type { WindowSize } from "../ui/host.ts";
+import { Keybinds } from "../ui/keybinds.ts";
 import type { Rt } from "../ui/rt.ts";
 import type { ToolRegistry } from "../ui/tools.ts";
 import { type StatusKind, StatusMessages } from "../ui/widgets/status.ts";
 import { Acting } from "./acting.ts";
 import { FocusState } from "./focus.ts";
 import { FrameLoop } from "./frame_loop.ts";
+import { AppKeys } from "./keys.ts";
 import type { Renderer, RenderSource } from "./renderer.ts";
 
 /**
@@ -54,7 +57,13 @@ export class AppParts implements Host {
   readonly frames: FrameLoop;
   /** Acting by node id and on elements. */
   readonly acting: Acting;
+  /** The app-wide keybindings components register. */
+  readonly keybinds: Keybinds;
+  /** The keybindings at work, and the help view. */
+  readonly keys: AppKeys;
   readonly #app: AppCore;
+  /** The window's size, once something asked for it. */
+  #windowSize: Signal<WindowSize> | null = null;
   readonly #owner: Owner;
   readonly #reportError: (error: unknown, where: string) => void;
   /** The status messages `cx.notify()` shows. */
@@ -83,9 +92,12 @@ export class AppParts implements Host {
     root.node = tree.root;
     const common = { source: app, env: app, renderer, runtime, tree, root, reportError };
     const focus = (this.focusState = new FocusState(tree, root, () => app.requestFrame()));
-    const frames = (this.frames = new FrameLoop({ ...common, focus }));
+    const sized = (width: number, height: number) => this.#sized(width, height);
+    const frames = (this.frames = new FrameLoop({ ...common, focus, sized }));
     this.acting = new Acting({ ...common, focus, frames });
     this.status = new StatusMessages(this, root, owner);
+    const keybinds = (this.keybinds = new Keybinds(() => app.requestFrame()));
+    this.keys = new AppKeys({ ...common, host: this, owner, focus, keybinds, rt: app.rt });
     this.registerElement(root);
   }
 
@@ -160,5 +172,26 @@ export class AppParts implements Host {
   /** Reports an error thrown by app code without stopping the app. */
   reportError(error: unknown, where: string): void {
     this.#reportError(error, where);
+  }
+
+  /** The signal of the window's size, made at the first call. */
+  windowSize(): Signal<WindowSize> {
+    if (this.#windowSize === null) {
+      const { width, height } = this.#app.renderer.size();
+      this.#windowSize = new Signal<WindowSize>(this.#owner, { columns: width, rows: height }, {
+        name: "window size",
+        equals: (a, b) => a.columns === b.columns && a.rows === b.rows,
+      });
+    }
+    return this.#windowSize;
+  }
+
+  /** Focus asked for by code (see `FocusState.focusFromCode()`). */
+  focusFromCode(widget: Widget, deferred: boolean): boolean {
+    return this.focusState.focusFromCode(widget, deferred);
+  }
+
+  #sized(width: number, height: number): void {
+    this.#windowSize?.set({ columns: width, rows: height });
   }
 }

@@ -10,7 +10,7 @@
 import { closest } from "../input/action.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
 import type { Widget } from "../ui/widget.ts";
-import { firstFocusable, focusableAncestor, nextFocus } from "../ui/focus.ts";
+import { canFocus, firstFocusable, focusableAncestor, nextFocus } from "../ui/focus.ts";
 
 /** True when `element` is `ancestor` or inside it. */
 export function isWithin(element: Widget | null, ancestor: Widget): boolean {
@@ -31,6 +31,8 @@ export class FocusState {
   readonly #focusBeforeOverlay = new Map<Widget, Widget | null>();
   /** The dialog that opened since the last frame: focus moves into it once it has content. */
   #focusInto: Widget | null = null;
+  /** The widget `.autofocus()` asked focus for since the last frame. */
+  #autofocus: Widget | null = null;
   /** The widget focus moved to since the last frame: the frame scrolls it into view. */
   #reveal: Widget | null = null;
 
@@ -152,6 +154,36 @@ export class FocusState {
     // A menu, when the item chosen goes away with it.
     restore ??= focusableAncestor(element);
     if (restore !== null) this.focus(restore);
+  }
+
+  /**
+   * Focus asked for by code: `element` takes it now (a ref), or at the next frame after a
+   * dialog opening meanwhile moved focus in (`deferred`, `.autofocus()`). Returns false, and
+   * changes nothing, when it cannot take focus now or is behind the top dialog.
+   */
+  focusFromCode(element: Widget, deferred: boolean): boolean {
+    if (deferred) {
+      this.#autofocus = element;
+      this.#changed();
+      return true;
+    }
+    if (!this.#mayFocus(element)) return false;
+    this.focus(element);
+    return true;
+  }
+
+  #mayFocus(element: Widget): boolean {
+    if (!element.mounted || !canFocus(element)) return false;
+    const dialog = this.topDialog();
+    return dialog === null || isWithin(element, dialog);
+  }
+
+  /** Gives focus to the widget `.autofocus()` asked it for, if it may take it. */
+  applyAutofocus(): void {
+    const element = this.#autofocus;
+    this.#autofocus = null;
+    // Mounted in the frame's structure: a dialog opening with it is open by now.
+    if (element !== null && this.#mayFocus(element)) this.focus(element);
   }
 
   /** Moves focus into the dialog that opened since the last frame, now that it has content. */

@@ -28,6 +28,8 @@ export interface FrameParts {
   root: Widget;
   focus: FocusState;
   reportError(error: unknown, where: string): void;
+  /** Told the window's size at the start of every frame, before the effects run. */
+  sized(width: number, height: number): void;
 }
 
 /** Runs the frames of one app. */
@@ -125,12 +127,15 @@ export class FrameLoop {
     let afterLayout = start;
     let afterRender = start;
     try {
+      const size = renderer.size();
+      this.#parts.sized(size.width, size.height); // what reads the size follows in this frame
       this.runEffects();
       afterEffects = performance.now();
       // A failure in one phase is reported and the frame goes on: the app keeps running.
       try {
         this.#structure.rebuild(tree);
         this.#parts.focus.focusOpenedOverlay();
+        this.#parts.focus.applyAutofocus();
         const { width, height } = renderer.size();
         const { root, focus } = this.#parts;
         layoutWindow(root, width, height, focus.overlaySet);

@@ -21,6 +21,7 @@ import {
   treeToJson,
 } from "../semantics/mod.ts";
 import type { App, FrameTiming } from "./app.ts";
+import type { KeybindInfo } from "../ui/keybinds.ts";
 
 /** One live signal as inspection shows it. */
 export interface SignalSnapshot {
@@ -54,6 +55,11 @@ export interface InspectSnapshot {
    * are not among them (see `App.frames`), so a secret's keystrokes cannot be timed.
    */
   frames: FrameTiming[];
+  /**
+   * The app's keybindings (`cx.keybind()`), oldest first: each key as `press_key` takes it,
+   * what it does, and whether it applies now (false while a dialog it is not in is open).
+   */
+  keybinds: KeybindInfo[];
 }
 
 /** The longest preview of a signal's value, in characters of JSON. */
@@ -87,7 +93,7 @@ function signalSnapshot(signal: SignalNode<unknown>): SignalSnapshot {
 }
 
 /** The sections of a snapshot, in the order it lists them. */
-export const INSPECT_SECTIONS = ["tree", "layout", "signals", "frames"] as const;
+export const INSPECT_SECTIONS = ["tree", "layout", "signals", "frames", "keybinds"] as const;
 
 /** One section of a snapshot. */
 export type InspectSection = typeof INSPECT_SECTIONS[number];
@@ -166,6 +172,7 @@ export function inspectParts(app: App, parts: InspectParts = {}): PartialSnapsho
   );
   if (sections.includes("signals")) taken.signals = [...app.runtime.signals].map(signalSnapshot);
   if (sections.includes("frames")) taken.frames = [...app.frames];
+  if (sections.includes("keybinds")) taken.keybinds = app.keybinds;
   return orderedSnapshot(app.tree.revision, taken);
 }
 

@@ -23,6 +23,11 @@ export interface RenderSource {
   readonly overlays: readonly Widget[];
   /** The theme the app is drawn in. */
   readonly theme: Theme;
+  /**
+   * The app's keybindings the hint line shows now: those that apply and have a hint, oldest
+   * first.
+   */
+  keyHints(): readonly { key: string; description: string }[];
 }
 
 /** Draws frames. One instance serves one app. */

@@ -46,6 +46,13 @@ export interface InputEnv {
   hover(element: Widget | null): void;
   /** Moves focus to the next (1) or previous (-1) focusable widget. */
   moveFocus(direction: 1 | -1): void;
+  /**
+   * Presses `keybind` on the app's keybindings: the priority ones (`priority`, before the
+   * widgets) or the others (after the widgets left it unhandled, with `?` and F1 for the
+   * help view). `target` is the widget the key was pressed on: where it takes typed text, a
+   * character key is its own. Returns true when one ran.
+   */
+  appKey(keybind: Keybind, priority: boolean, target: Widget | null): boolean;
   /** The window coordinates of a widget's top-left corner. */
   origin(element: Widget): { x: number; y: number };
   /**
@@ -113,13 +120,15 @@ function click(env: InputEnv, element: Widget): void {
 }
 
 /**
- * Sends a key to `start` (the widget acted on; the focused one when null), then up its
- * ancestors, then to defaults.
+ * Sends a key to the app's priority keybindings, then to `start` (the widget acted on; the
+ * focused one when null) and up its ancestors, then to the app's other keybindings (and the
+ * help view), then to defaults (Tab). The focused widget comes before the app, as in Textual.
  */
 export function dispatchKey(env: InputEnv, keybind: Keybind, start: Widget | null): void {
   // The widget acted on, not whatever has focus: a key pressed on a dialog must not reach a
   // secure field focused inside it, past the guard that checked only the dialog.
   const first = start ?? env.focused;
+  if (env.appKey(keybind, true, first)) return;
   for (let current = first; current !== null; current = current.parent) {
     if (current.effectivelyDisabled) continue;
     if (current.key?.(keybind, env.rt)) return;
@@ -132,38 +141,9 @@ export function dispatchKey(env: InputEnv, keybind: Keybind, start: Widget | nul
       return;
     }
   }
+  if (env.appKey(keybind, false, first)) return;
   if (keybind.key === "Tab" && !keybind.ctrl && !keybind.alt && !keybind.meta) {
     env.moveFocus(keybind.shift ? -1 : 1);
-  }
-}
-
-/** Every way of writing a line break: `type_text` presses Enter for each outside a text area. */
-const LINE_BREAK = /\r\n?|[\n\u0085\u2028\u2029]/;
-
-/** The Enter key, as a line break in typed text presses it. */
-const ENTER: Keybind = { key: "Enter", ctrl: false, alt: false, shift: false, meta: false };
-
-/**
- * Types `text` into `element`: whole into one that keeps line breaks (a text area); elsewhere
- * the text between line breaks is typed and each line break presses Enter, as a person typing
- * it would. Each Enter meets the app as the typing before it left it, and typing stops when
- * Enter took the widget away or disabled it.
- */
-function typeInto(env: InputEnv, element: Widget, text: string): void {
-  env.focus(element);
-  if (element.takesLineBreaks) {
-    element.insertText!(text, env.rt);
-    return;
-  }
-  const lines = text.split(LINE_BREAK);
-  for (let index = 0; index < lines.length; index++) {
-    if (index > 0) {
-      dispatchKey(env, ENTER, element);
-      env.runEffects();
-      if (!element.mounted || element.effectivelyDisabled) return;
-    }
-    const line = lines[index]!;
-    if (line !== "") element.insertText!(line, env.rt);
   }
 }
 
@@ -235,7 +215,7 @@ export const ACTIONS = [
     example: { action: "type_text", text: "hello" },
     cli: "type_text=hello",
     typing: true,
-    does: "types the text at the cursor; a `\\n` is a line break in a text_area, Enter elsewhere",
+    does: "types the text, as if pasted, at the cursor",
     takes: "nodes that take typed text: text_field, text_area, a widget() with onText",
     unsupported: (element) => {
       if (element.insertText !== undefined) return null;
@@ -244,7 +224,10 @@ export const ACTIONS = [
         : `a ${describe(element)}`;
       return `type_text works on nodes that take typed text (text_field, text_area), not on ${what}`;
     },
-    perform: (env, element, action) => typeInto(env, element, action.text),
+    perform: (env, element, action) => {
+      env.focus(element);
+      element.insertText!(action.text, env.rt);
+    },
   }),
   spec({
     name: "press_key",
@@ -253,7 +236,7 @@ export const ACTIONS = [
     cli: "press_key=Ctrl+A",
     typing: true,
     does:
-      "presses a key on it (it takes focus first when it can); unhandled keys go to its parents",
+      "presses a key on it (it takes focus first when it can); unhandled keys go to its parents, then to the app's keybindings",
     takes: "any node",
     unsupported: () => null,
     perform: (env, element, action) => {
@@ -277,13 +260,7 @@ export const ACTIONS = [
           describe(element)
         } is in none`,
     perform: (_env, element, action) => {
-      const dx = Math.round(action.delta.x);
-      const dy = Math.round(action.delta.y);
-      // The nearest that can scroll takes it: a text area whose text fits passes it on.
-      for (let target = scrollTarget(element); target !== null;) {
-        if (target.scroll!(dx, dy) || target.parent === null) return;
-        target = scrollTarget(target.parent);
-      }
+      scrollTarget(element)!.scroll!(Math.round(action.delta.x), Math.round(action.delta.y));
     },
   }),
   spec({

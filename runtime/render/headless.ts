@@ -20,8 +20,8 @@ export const HEADLESS_SIZE = { width: 80, height: 24 } as const;
 export class HeadlessRenderer implements Renderer {
   /** Always `headless`. */
   readonly kind = "headless";
-  readonly #width: number;
-  readonly #height: number;
+  #width: number;
+  #height: number;
   #frames = 0;
   #source: RenderSource | null = null;
 
@@ -36,9 +36,25 @@ export class HeadlessRenderer implements Renderer {
     return this.#frames;
   }
 
-  /** The fixed window size. */
+  /** The window size. */
   size(): { width: number; height: number } {
     return { width: this.#width, height: this.#height };
+  }
+
+  /**
+   * Gives the window a new size, as a terminal's resize does; the app lays out at its next
+   * frame (ask for one). Throws RangeError unless both are whole numbers of 1 or more.
+   */
+  resize(width: number, height: number): void {
+    for (const [what, cells] of [["width", width], ["height", height]] as const) {
+      if (!Number.isInteger(cells) || cells < 1) {
+        throw new RangeError(
+          `the window's ${what} must be a whole number of cells, 1 or more, got ${cells}`,
+        );
+      }
+    }
+    this.#width = width;
+    this.#height = height;
   }
 
   /** Counts the frame; draws nothing. */

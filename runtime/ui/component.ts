@@ -14,7 +14,8 @@ import {
   Signal,
   type SignalOptions,
 } from "../reactive/mod.ts";
-import type { Host } from "./host.ts";
+import type { Host, WindowSize } from "./host.ts";
+import { AppKeybind, type KeybindOptions } from "./keybinds.ts";
 import type { Widget } from "./widget.ts";
 import type { Rt } from "./rt.ts";
 import { type AppTool, type ToolOptions, typedTool } from "./tools.ts";
@@ -29,6 +30,10 @@ import { Owner as OwnerClass } from "../reactive/mod.ts";
 export class Cx {
   readonly #owner: Owner;
   readonly #host: Host;
+  /** The widget the component mounted, once it has: its bindings apply where it is. */
+  #widget: Widget | null = null;
+  /** The bindings made before the component's widget existed. */
+  #unscoped: AppKeybind[] = [];
 
   /**
    * Made by `component()` at mount; apps receive it. It takes the reactive graph's scope,
@@ -39,6 +44,17 @@ export class Cx {
   constructor(owner: Owner, host: Host) {
     this.#owner = owner;
     this.#host = host;
+  }
+
+  /**
+   * The component's view mounted as `widget`: its keybindings apply where it is.
+   *
+   * @ignore
+   */
+  mounted(widget: Widget): void {
+    this.#widget = widget;
+    for (const binding of this.#unscoped) binding.scope = widget;
+    this.#unscoped = [];
   }
 
   #alive(method: string): Owner {
@@ -168,6 +184,80 @@ export class Cx {
     this.#host.notify(text, kind, durationMs);
   }
 
+  /**
+   * Binds `keys` (`"Ctrl+S"`, `"F5"`, `"n"`: any spelling `press_key` takes) app-wide while the
+   * component is mounted: pressing it runs `handler`, unless the focused widget or one of its
+   * ancestors handled the key first (a text field keeps the letters it types; Enter on a
+   * button clicks it). With `{ priority: true }` it comes before the focused widget, but
+   * never takes a character a focused text field types. While a dialog is open, only the
+   * bindings of components inside it apply. The hint line at the bottom of the terminal shows
+   * the bindings that apply (`{ hint: false }` leaves one out), `?` or F1 lists them all,
+   * and agents find them in `inspect_snapshot`'s `keybinds` and press them with `press_key`
+   * on any node. Of two bindings of one key, the one made last applies. A key that cannot be
+   * parsed throws TypeError.
+   *
+   * @example Ctrl+S saves, whatever has focus
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { bind, column, component, text, textField } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(component((cx) => {
+   *   const draft = cx.signal("");
+   *   const saved = cx.signal("nothing");
+   *   cx.keybind("Ctrl+S", "Save", () => saved.set(draft.get()));
+   *   return column(
+   *     textField({ label: "Note", value: draft }).autofocus(),
+   *     text(bind(() => `Saved: ${saved.get()}`)),
+   *   );
+   * }));
+   * await app.type("milk");
+   * await app.press("Ctrl+S");
+   * assert.equal(app.get({ role: "text" }).name, "Saved: milk");
+   * assert.deepEqual(app.snapshot().keybinds, [{ key: "Ctrl+S", description: "Save", applies: true }]);
+   * ```
+   */
+  keybind(
+    keys: string,
+    description: string,
+    handler: (rt: Rt) => void,
+    options: KeybindOptions = {},
+  ): void {
+    const owner = this.#alive("keybind");
+    const binding = new AppKeybind(keys, description, handler, options);
+    if (this.#widget !== null) binding.scope = this.#widget;
+    else this.#unscoped.push(binding);
+    owner.cleanups.push(this.#host.keybinds.add(binding));
+  }
+
+  /**
+   * The window's size in cells, `{ columns, rows }`, as a read-only value that follows
+   * resizes: a binding or memo that reads it runs again when the window changes size, so a
+   * layout can follow it. In the terminal it is the terminal's size less the status line; a
+   * headless app has its renderer's size (80 by 24 unless told), and the harness's `resize()`
+   * changes it.
+   *
+   * @example A panel that shows more columns in a wide window
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { bind, component, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(component((cx) => {
+   *   const size = cx.windowSize();
+   *   return text(bind(() => size.get().columns >= 100 ? "wide" : "narrow"));
+   * }), { width: 80, height: 24 });
+   * assert.equal(app.get({ role: "text" }).name, "narrow");
+   * await app.resize(120, 40);
+   * assert.equal(app.get({ role: "text" }).name, "wide");
+   * ```
+   */
+  windowSize(): Memo<WindowSize> {
+    const owner = this.#alive("windowSize");
+    const size = this.#host.windowSize();
+    return new Memo(owner, () => size.get());
+  }
+
   /** Runs `fn` when the component unmounts (or the app closes). */
   onCleanup(fn: () => void): void {
     this.#alive("onCleanup").cleanups.push(fn);
@@ -242,7 +332,9 @@ export class Component extends View {
           `a component must return a view (text(), column(), ...), got ${describe(view)}`,
         );
       }
-      return view.mount({ host: context.host, owner });
+      const widget = view.mount({ host: context.host, owner });
+      cx.mounted(widget);
+      return widget;
     });
   }
 }

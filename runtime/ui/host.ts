@@ -8,6 +8,8 @@
 
 import type { ReactiveRuntime } from "../reactive/mod.ts";
 import type { SemanticTree } from "../semantics/mod.ts";
+import type { Signal } from "../reactive/mod.ts";
+import type { Keybinds } from "./keybinds.ts";
 import type { Rt } from "./rt.ts";
 import type { StatusKind } from "./widgets/status.ts";
 import type { ToolRegistry } from "./tools.ts";
@@ -62,4 +64,32 @@ export interface Host {
   notify(text: string, kind: StatusKind, durationMs: number): void;
   /** Reports an error thrown by app code (a binding, a handler) without stopping the app. */
   reportError(error: unknown, where: string): void;
+  /**
+   * The app-wide keybindings components register (`cx.keybind()`). The registry is the
+   * runtime's own; apps use `cx.keybind()`.
+   *
+   * @ignore
+   */
+  readonly keybinds: Keybinds;
+  /**
+   * The signal of the window's size in cells, made when first asked for and set at each frame
+   * whose size differs (a resize). The reactive graph is no part of the package's API.
+   *
+   * @ignore
+   */
+  windowSize(): Signal<WindowSize>;
+  /**
+   * Focus asked for by code: `.autofocus()` (`deferred`: at the next frame, once a dialog
+   * opening with it has moved focus in) or a ref's `focus()` (now). Refused, returning false,
+   * for a widget that cannot take focus now or is behind an open dialog.
+   */
+  focusFromCode(widget: Widget, deferred: boolean): boolean;
+}
+
+/** The window's size, in cells: what the app lays out in. */
+export interface WindowSize {
+  /** Its width. */
+  readonly columns: number;
+  /** Its height (in the terminal, its rows less the status line). */
+  readonly rows: number;
 }

@@ -8,6 +8,7 @@
 import type { Role, SemanticNode } from "../semantics/mod.ts";
 import { follow, isReactive, type MountContext, type Prop, View } from "./view.ts";
 import { checkStyle, type TextStyle } from "./style.ts";
+import { FocusRef } from "./focus_ref.ts";
 import { type LabelWidget, type LayoutStyle, showDisabled, type Widget } from "./widget.ts";
 
 /**
@@ -151,6 +152,60 @@ export abstract class WidgetView extends View {
     return this;
   }
 
+  /**
+   * Gives the widget focus when it mounts (at the frame that shows it): the first field of a
+   * form, the field of a dialog that opens. The widget must take focus (a button, a field, a
+   * list row); behind an open dialog it is left alone. When several mount at once, the last
+   * one mounted has focus.
+   *
+   * @example The search field has focus from the start
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { button, column, component, textField } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(component((cx) => column(
+   *   button("Clear", () => {}),
+   *   textField({ label: "Search", value: cx.signal("") }).autofocus(),
+   * )));
+   * await app.type("milk");
+   * assert.equal(app.get({ role: "text_field" }).value, "milk");
+   * ```
+   */
+  autofocus(on = true): this {
+    (this.#notes ??= {}).autofocus = Boolean(on);
+    return this;
+  }
+
+  /**
+   * Names the widget with `ref` (from `focusRef()`), so code can move focus to it with
+   * `ref.focus()`. The ref names it while it is mounted.
+   *
+   * @example A handler moves focus to a field
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { button, column, component, focusRef, textField } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(component((cx) => {
+   *   const name = focusRef();
+   *   return column(
+   *     textField({ label: "Name", value: cx.signal("") }).ref(name),
+   *     button("Edit name", () => name.focus()),
+   *   );
+   * }));
+   * await app.act(app.get({ role: "button" }).id, { action: "click" });
+   * assert.ok(app.get({ role: "text_field" }).states.includes("focused"));
+   * ```
+   */
+  ref(ref: FocusRef): this {
+    if (!(ref instanceof FocusRef)) {
+      throw new TypeError(".ref() takes a ref made with focusRef()");
+    }
+    (this.#notes ??= {}).ref = ref;
+    return this;
+  }
+
   /** Fixes the width in cells. */
   width(cells: number): this {
     (this.#style ??= {}).width = checkCells(cells, "width");
@@ -267,6 +322,12 @@ export abstract class WidgetView extends View {
       }, "a style binding");
     }
     if (notes !== null && node !== null) followNotes(context, node, notes);
+    const ref = notes?.ref;
+    if (ref !== undefined) {
+      ref.attach(element);
+      context.owner.cleanups.push(() => ref.detach(element));
+    }
+    if (notes?.autofocus === true) context.host.focusFromCode(element, true);
     return element;
   }
 }
@@ -278,6 +339,8 @@ interface Notes {
   required?: Prop<boolean>;
   destructive?: Prop<boolean>;
   style?: Prop<TextStyle>;
+  autofocus?: boolean;
+  ref?: FocusRef;
 }
 
 /** Follows a widget's notes onto its node: `invalid` and its message, the description, `required`. */

@@ -27,7 +27,6 @@ import {
   dragTo,
   focusTakesText,
   hoverAt,
-  pasteText,
   type PersonEnv,
   pressKey,
   typeText,
@@ -74,9 +73,38 @@ const DOUBLE_CLICK_MS = 400;
 /** Lines one wheel step scrolls. */
 const WHEEL_LINES = 3;
 
-/** The keys the status line recalls; `q` types a q in a text field, so there it says Ctrl+C. */
-const KEY_HINTS = "Tab move · Enter act · q quit";
-const KEY_HINTS_IN_FIELD = "Tab move · Enter act · Ctrl+C quit";
+/**
+ * The runtime's keys the status line recalls after the app's bindings, the last two always;
+ * `q` and `?` type themselves in a text field, so there it says Ctrl+C and F1.
+ */
+const KEY_HINTS = ["Tab move", "Enter act", "? keys", "q quit"];
+const KEY_HINTS_IN_FIELD = ["Tab move", "Enter act", "F1 keys", "Ctrl+C quit"];
+const HINT_SEPARATOR = " · ";
+
+/**
+ * The hints that fit in `room` cells: the last two of `runtime` always (or none when even
+ * they do not fit), then as many of the others, app bindings first, as fit in order.
+ */
+function fitHints(
+  app: readonly { key: string; description: string }[],
+  runtime: readonly string[],
+  room: number,
+): string {
+  const always = runtime.slice(-2);
+  const optional = [
+    ...app.map((hint) => `${hint.key} ${hint.description}`),
+    ...runtime.slice(0, -2),
+  ];
+  const widthOf = (items: readonly string[]) =>
+    items.reduce((sum, item) => sum + cellWidth(item), 0) +
+    cellWidth(HINT_SEPARATOR) * Math.max(0, items.length - 1);
+  if (widthOf(always) > room) return "";
+  const shown: string[] = [];
+  for (const item of optional) {
+    if (widthOf([...shown, item, ...always]) <= room) shown.push(item);
+  }
+  return [...shown, ...always].join(HINT_SEPARATOR);
+}
 
 /** The variables that say how many colours the terminal shows. */
 function readColourEnv(): Record<string, string | undefined> {
@@ -192,7 +220,8 @@ export class TerminalRenderer implements Renderer {
     const appArea = { x: 0, y: 0, width: this.#columns, height: this.size().height };
     const surface = paintFrame(screen, source, source.theme, this.#depth, appArea);
     if (this.#rows > 1) {
-      this.#paintStatus(screen, surface.look("status"), source.focused?.insertText !== undefined);
+      const inField = source.focused?.insertText !== undefined;
+      this.#paintStatus(screen, surface.look("status"), inField, source.keyHints());
     }
     const changes = diffScreens(this.#front, screen, this.#depth);
     this.#back = this.#front ?? new Screen(this.#columns, this.#rows);
@@ -200,7 +229,12 @@ export class TerminalRenderer implements Renderer {
     if (changes !== "") this.#io.write(BEGIN_FRAME + changes + END_FRAME);
   }
 
-  #paintStatus(screen: Screen, look: number, inField: boolean): void {
+  #paintStatus(
+    screen: Screen,
+    look: number,
+    inField: boolean,
+    appHints: readonly { key: string; description: string }[],
+  ): void {
     const y = this.#rows - 1;
     const log = this.#log;
     let left = "";
@@ -211,8 +245,9 @@ export class TerminalRenderer implements Renderer {
     }
     const width = this.#columns;
     screen.fill({ x: 0, y, width, height: 1 }, look);
-    const keys = inField ? KEY_HINTS_IN_FIELD : KEY_HINTS;
-    const hints = cellWidth(left) + 2 + cellWidth(keys) + 2 <= width ? keys : "";
+    // The left part (the socket, the log) stays whole: the keys get the room it leaves.
+    const room = width - 2 - (left === "" ? 0 : cellWidth(left) + 2);
+    const hints = fitHints(appHints, inField ? KEY_HINTS_IN_FIELD : KEY_HINTS, room);
     screen.write(1, y, truncateToWidth(left, Math.max(0, width - 2), "…"), look);
     if (hints !== "") screen.write(width - cellWidth(hints) - 1, y, hints, look);
   }
@@ -269,7 +304,7 @@ export class TerminalRenderer implements Renderer {
         else for (const character of splitGraphemes(event.text)) this.#key(characterKey(character));
         return;
       case "paste":
-        pasteText(app, event.text);
+        if (focusTakesText(app)) typeText(app, event.text);
         return;
       case "mouse":
         this.#mouse(event);

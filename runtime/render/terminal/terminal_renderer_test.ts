@@ -129,7 +129,10 @@ Deno.test("TerminalRenderer: a person's keys act as press_key and type_text do",
       assert.ok((await terminal.lines()).some((line) => line.includes("[Buy milk")));
     });
     await t.step("the status line recalls the keys: in a field, Ctrl+C quits", async () => {
-      assert.match((await terminal.lines()).at(-1)!, /Tab move · Enter act · Ctrl\+C quit $/);
+      assert.match(
+        (await terminal.lines()).at(-1)!,
+        /Tab move · Enter act · F1 keys · Ctrl\+C quit $/,
+      );
     });
     await t.step("q types a q in a text field rather than quitting", () => {
       terminal.send("q");
@@ -156,7 +159,7 @@ Deno.test("TerminalRenderer: a person's keys act as press_key and type_text do",
     await t.step("Tab and Shift+Tab move focus; Space clicks a button", async () => {
       terminal.send("\t");
       assert.match(running.line(`button "Add"`), /focused/);
-      assert.match((await terminal.lines()).at(-1)!, /Tab move · Enter act · q quit $/);
+      assert.match((await terminal.lines()).at(-1)!, /Tab move · Enter act · \? keys · q quit $/);
       terminal.send("\x1b[Z");
       assert.match(running.line(`text_field "Title"`), /focused/);
       terminal.send("\t\t\t\t"); // Add, Menu, the note's row, its checkbox
