@@ -27,6 +27,7 @@ import {
   tab,
   tabs,
   text,
+  textArea,
   toggleSwitch,
 } from "../runtime/mod.ts";
 
@@ -36,12 +37,13 @@ export function galleryApp() {
     const colour = cx.signal("Red", { name: "colour" });
     const size = cx.signal("Medium", { name: "size" });
     const wifi = cx.signal(true, { name: "wifi" });
+    const notes = cx.signal("", { name: "notes" });
     const choices = column(
       select({ label: "Colour", options: ["Red", "Green", "Blue"], value: colour }),
       radioGroup({ label: "Size", options: ["Small", "Medium", "Large"], value: size }),
       toggleSwitch({ label: "Wi-Fi", value: wifi }),
       text(bind(() => `${colour.get()}, ${size.get()}, Wi-Fi ${wifi.get() ? "on" : "off"}`)),
-      // GALLERY-SLOT: the text area "Notes" (textArea()) goes here once it has landed.
+      textArea({ label: "Notes", value: notes, columns: 27, rows: 4 }),
     ).gap(1);
     const download = cx.signal(0, { name: "download" });
     let timer: ReturnType<typeof setInterval> | undefined;

@@ -39,6 +39,8 @@ export {
   slider,
   type SliderOptions,
   text,
+  textArea,
+  type TextAreaOptions,
   textField,
   type TextFieldOptions,
   widget,

@@ -44,7 +44,7 @@ import type { ToolProgress } from "./ui/tool_call.ts";
 import type { View } from "./ui/view.ts";
 import type { Theme } from "./ui/theme.ts";
 import type { ColourDepth } from "./render/terminal/colour.ts";
-import { pressKey, typeText } from "./input/person.ts";
+import { pasteText, pressKey, typeText } from "./input/person.ts";
 import { parseKeybind } from "./text/keybind.ts";
 import { ManualClock, realTick } from "./testing/clock.ts";
 import { type TestScreen, testScreen } from "./testing/screen.ts";
@@ -118,6 +118,13 @@ export interface TestApp {
    * focused button clicks it). Returns the revision after.
    */
   type(text: string): Promise<number>;
+  /**
+   * Pastes text as the person does in a terminal (a bracketed paste): whole into the focused
+   * widget that takes typed text, line breaks kept in a text area and dropped elsewhere (a
+   * pasted line never presses Enter); nothing happens when no such widget has focus. Returns
+   * the revision after.
+   */
+  paste(text: string): Promise<number>;
   /**
    * What the person sees: the cells of the last frame with their looks, in the app's theme at
    * `depth` (24-bit colour unless given; `"none"` is what `NO_COLOR` shows).
@@ -235,6 +242,9 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
     },
     type(text) {
       return asPerson(() => typeText(app, text));
+    },
+    paste(text) {
+      return asPerson(() => pasteText(app, text));
     },
     screen(screenOptions = {}) {
       settleFrames();

@@ -45,6 +45,7 @@ export {
   StackView,
   SwitchView,
   TabsView,
+  TextAreaView,
   TextFieldView,
   TextView,
 } from "./ui/widgets/mod.ts";

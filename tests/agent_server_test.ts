@@ -17,7 +17,7 @@ import { AppHost } from "../runtime/agent/app_host.ts";
 import { connectToApp, openAppSocket } from "../runtime/agent/client.ts";
 import { type AccessGate, SameUserGate, TokenGate } from "../runtime/agent/gate.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../runtime/agent/line_transport.ts";
-import { McpServer } from "../runtime/agent/server.ts";
+import { AgentServer } from "../runtime/agent/server.ts";
 import {
   type CallToolResult,
   type Client,
@@ -53,11 +53,11 @@ const APP_TOOL_NAMES = ["note_count", "plain_text", "fails", "delete_all", "echo
 
 let serverCount = 0;
 
-/** An app served by an McpServer on a socket in a fresh temp directory. */
+/** An app served by an AgentServer on a socket in a fresh temp directory. */
 interface Served {
   app: TestApp;
   probe: AgentAppProbe;
-  server: McpServer;
+  server: AgentServer;
   path: string;
   /** The SDK client, when the harness connected one. */
   client: Client;
@@ -88,7 +88,7 @@ async function serve(
   const { root, probe } = agentApp();
   const app = await render(root, { title: TITLE });
   const uid = getuid();
-  const server = new McpServer({
+  const server = new AgentServer({
     host: new AppHost(app.app),
     gate: options.gate?.(uid) ?? new SameUserGate(uid),
     socketPath: path,
@@ -250,7 +250,7 @@ const initializeLine = JSON.stringify({
   },
 }) + "\n";
 
-Deno.test("McpServer lists tools", async (t) => {
+Deno.test("AgentServer lists tools", async (t) => {
   await using served = await serve();
   const { tools } = await served.client.listTools();
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -291,7 +291,7 @@ Deno.test("McpServer lists tools", async (t) => {
   });
 });
 
-Deno.test("McpServer reads the tree", async (t) => {
+Deno.test("AgentServer reads the tree", async (t) => {
   await using served = await serve();
   await t.step(
     "ui_tree wraps the revision and the tree text as untrusted app content",
@@ -421,7 +421,7 @@ Deno.test("McpServer reads the tree", async (t) => {
   });
 });
 
-Deno.test("McpServer acts", async (t) => {
+Deno.test("AgentServer acts", async (t) => {
   await using served = await serve();
   await t.step("ui_act answers the new revision, marked with the changes after it", async () => {
     const before = served.app.revision;
@@ -518,7 +518,7 @@ Deno.test("McpServer acts", async (t) => {
   });
 });
 
-Deno.test("McpServer calls app tools", async (t) => {
+Deno.test("AgentServer calls app tools", async (t) => {
   await using served = await serve();
   await t.step("an app tool's JSON result arrives parsed inside the wrapper", async () => {
     assert.deepEqual(unwrap(await served.call("note_count")), { count: 2 });
@@ -558,7 +558,7 @@ Deno.test("McpServer calls app tools", async (t) => {
   });
 });
 
-Deno.test("McpServer rate limit", async (t) => {
+Deno.test("AgentServer rate limit", async (t) => {
   /** A click that changes nothing, so every call of a burst can use the same revision. */
   const inertClick = (served: Served) => {
     const id = idOf(served, { name: "2 notes" });
@@ -627,7 +627,7 @@ Deno.test("McpServer rate limit", async (t) => {
   });
 });
 
-Deno.test("McpServer keeps secrets", async (t) => {
+Deno.test("AgentServer keeps secrets", async (t) => {
   await using served = await serve();
   const secure = idOf(served, { name: "Sync password" });
 
@@ -664,7 +664,7 @@ Deno.test("McpServer keeps secrets", async (t) => {
   });
 });
 
-Deno.test("McpServer notifications", async (t) => {
+Deno.test("AgentServer notifications", async (t) => {
   await using served = await serve();
   const toolChanges = collector<string>();
   served.client.setNotificationHandler(
@@ -739,7 +739,7 @@ Deno.test("McpServer notifications", async (t) => {
   });
 });
 
-Deno.test("McpServer resources", async (t) => {
+Deno.test("AgentServer resources", async (t) => {
   await using served = await serve();
   await t.step(
     "resources/list gives the three resources, each described as app data",
@@ -802,7 +802,7 @@ Deno.test("McpServer resources", async (t) => {
   });
 });
 
-Deno.test("McpServer framing", async (t) => {
+Deno.test("AgentServer framing", async (t) => {
   await using served = await serve();
   await t.step("a line that is not JSON gets -32700 and the connection goes on", async () => {
     const socket = await openAppSocket(served.path);
@@ -870,7 +870,7 @@ Deno.test("McpServer framing", async (t) => {
   );
 });
 
-Deno.test("McpServer with a TokenGate", async (t) => {
+Deno.test("AgentServer with a TokenGate", async (t) => {
   const TOKEN = "right-token-5f2c";
   const WRONG = "wrong-token-9a1b";
   await using served = await serve({ gate: () => new TokenGate(TOKEN), connect: false });
@@ -919,7 +919,7 @@ Deno.test("McpServer with a TokenGate", async (t) => {
   });
 });
 
-Deno.test("McpServer with a SameUserGate refuses another uid", async () => {
+Deno.test("AgentServer with a SameUserGate refuses another uid", async () => {
   await using served = await serve({ gate: (uid) => new SameUserGate(uid + 1), connect: false });
   const socket = await openAppSocket(served.path);
   const reader = rawReader(socket);
@@ -931,7 +931,7 @@ Deno.test("McpServer with a SameUserGate refuses another uid", async () => {
   ]);
 });
 
-Deno.test("McpServer with a SameUserGate and a client of another uid", async (t) => {
+Deno.test("AgentServer with a SameUserGate and a client of another uid", async (t) => {
   // The client runs as nobody (65534) through setpriv, so the kernel's SO_PEERCRED says so;
   // the directory and socket modes are widened in this test only, so that it can connect.
   await using served = await serve({ connect: false });
@@ -1001,7 +1001,7 @@ Deno.test("McpServer with a SameUserGate and a client of another uid", async (t)
   }
 });
 
-Deno.test("McpServer start and stop", async (t) => {
+Deno.test("AgentServer start and stop", async (t) => {
   await t.step("start() creates the directory 0700 and the socket 0600", async () => {
     await using served = await serve({ connect: false });
     const directory = join(served.path, "..");
@@ -1019,7 +1019,7 @@ Deno.test("McpServer start and stop", async (t) => {
       Deno.chmodSync(directory, 0o755);
       const { root } = agentApp();
       await using app = await render(root, { title: TITLE });
-      const server = new McpServer({
+      const server = new AgentServer({
         host: new AppHost(app.app),
         gate: new SameUserGate(getuid()),
         socketPath: join(directory, "agent-test-1.sock"),

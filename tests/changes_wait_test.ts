@@ -1,7 +1,7 @@
 /**
  * Changes since a revision, action receipts, `ui_query`'s filters and `ui_wait`, end to end
  * over a real Unix socket: first against the app's own server (a `deno run` child whose
- * worker answers from its tree mirror), then against an in-process `McpServer` over the
+ * worker answers from its tree mirror), then against an in-process `AgentServer` over the
  * same-thread `AppHost`, where the test can see that a cancelled wait is freed.
  *
  * @module
@@ -14,7 +14,7 @@ import { AppHost } from "../runtime/agent/app_host.ts";
 import { connectToApp } from "../runtime/agent/client.ts";
 import { SameUserGate } from "../runtime/agent/gate.ts";
 import { MAX_PENDING_REQUESTS } from "../runtime/agent/line_transport.ts";
-import { McpServer } from "../runtime/agent/server.ts";
+import { AgentServer } from "../runtime/agent/server.ts";
 import type { Client } from "../runtime/agent/sdk.ts";
 import { socketPathFor } from "../runtime/agent/socket_dir.ts";
 import { markedContent, type Receipt, receiptOf } from "./_marked.ts";
@@ -259,7 +259,7 @@ Deno.test("an in-process server over AppHost: receipts, free waits, cancellation
   await using app = await render(changesApp(), { title: CHANGES_TITLE });
   const host = new AppHost(app.app);
   const uid = getuid();
-  const server = new McpServer({
+  const server = new AgentServer({
     host,
     gate: new SameUserGate(uid),
     socketPath: socketPathFor(join(dir.path, "crownui"), CHANGES_TITLE, 1),
@@ -328,7 +328,7 @@ Deno.test("a scroll is one line in the receipt, the list's, not a line per row",
     );
   });
   await using app = await render(rows, { title: "Rows", width: 40, height: 12 });
-  const server = new McpServer({
+  const server = new AgentServer({
     host: new AppHost(app.app),
     gate: new SameUserGate(getuid()),
     socketPath: socketPathFor(join(dir.path, "crownui"), "Rows", 2),

@@ -1,6 +1,6 @@
 /**
  * The runtime used as a library (examples/embedded_server.ts imports only the package's
- * exports): its own McpServer behind a token, driven by crowndev with and without
+ * exports): its own AgentServer behind a token, driven by crowndev with and without
  * CROWNMCP_TOKEN.
  */
 

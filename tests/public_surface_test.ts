@@ -102,6 +102,7 @@ const VIEW_CLASSES = [
   "StackView",
   "SwitchView",
   "TabsView",
+  "TextAreaView",
   "TextFieldView",
   "TextView",
   "WidgetView",
@@ -236,6 +237,7 @@ Deno.test("the main entry exports the app API and its types, and no view class",
     "TabSpec",
     "TabsOptions",
     "TerminalColour",
+    "TextAreaOptions",
     "TextContent",
     "TextFieldOptions",
     "TextProp",
@@ -284,6 +286,7 @@ Deno.test("the main entry exports the app API and its types, and no view class",
     "tab",
     "tabs",
     "text",
+    "textArea",
     "textField",
     "toggleSwitch",
     "typedTool",
@@ -319,6 +322,7 @@ Deno.test("the view functions of the main entry return the classes of ./widgets"
     [main.button("a", noop), widgets.ButtonView],
     [main.checkbox("a", false), widgets.CheckboxView],
     [main.textField({ label: "a", value: "" }), widgets.TextFieldView],
+    [main.textArea({ label: "a", value: "" }), widgets.TextAreaView],
     [main.slider({ label: "a", value: 1, min: 0, max: 2 }), widgets.SliderView],
     [main.widget({ role: "button", name: "a" }), widgets.CustomView],
     [main.row(), widgets.StackView],
@@ -349,4 +353,11 @@ Deno.test("deno doc --lint over every entry of the package is clean", async () =
   // A private-type-ref (an exported signature naming a type no entry exports) fails it.
   const { stderr } = await denoDoc(["--lint", ...ENTRY_FILES]);
   assert.match(stderr, new RegExp(`Checked ${ENTRY_FILES.length} files`));
+});
+
+Deno.test("the agent entry has AgentServer and no longer the deprecated McpServer alias", () => {
+  const names = exportsOf("runtime/agent/mod.ts");
+  assert.ok(names.includes("AgentServer") && names.includes("AgentServerOptions"), names.join());
+  assert.ok(!names.includes("McpServer") && !names.includes("McpServerOptions"), names.join());
+  assert.equal("McpServer" in agent, false);
 });

@@ -27,8 +27,10 @@ import {
   type SemanticHost,
   type ToolInfo,
   viewOrRefusal,
+  type WaitAnswer,
+  type WaitCondition,
 } from "./host.ts";
-import { TreeWatch, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
+import { TreeWatch } from "./tree_watch.ts";
 
 /** Describes an app tool for the server. */
 export function toolInfo(tool: AppTool): ToolInfo {

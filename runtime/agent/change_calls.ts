@@ -13,10 +13,10 @@ import {
   MIN_CHANGES_BYTES,
   type NodeQuery,
 } from "../semantics/mod.ts";
-import { HostError, type SemanticHost } from "./host.ts";
+import { HostError, type SemanticHost, type WaitCondition } from "./host.ts";
 import { fitNodes } from "./node_answers.ts";
 import type { CallToolResult } from "./sdk.ts";
-import { DEFAULT_WAIT_MS, MAX_WAIT_MS, type WaitCondition } from "./tree_watch.ts";
+import { DEFAULT_WAIT_MS, MAX_WAIT_MS } from "./tree_watch.ts";
 import { plainHeader, SINCE_HEADER_BYTES, untrustedText } from "./untrusted.ts";
 
 /** The arguments `ui_query` takes. */

@@ -6,7 +6,7 @@ import { component, text } from "../mod.ts";
 import { render } from "../testing.ts";
 import { AppHost } from "./app_host.ts";
 import { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
-import { McpServer } from "./server.ts";
+import { AgentServer } from "./server.ts";
 import { socketPathFor } from "./socket_dir.ts";
 
 function peer(uid: number, token?: string): PeerInfo {
@@ -163,7 +163,7 @@ Deno.test("TokenGate behind a real socket: only the exact TOKEN line lets a clie
   }) + "\n";
   const dir = await Deno.makeTempDir({ prefix: "crownui-gate-test-" });
   await using app = await render(component(() => text("gate")), { title: "Gate Test" });
-  const server = new McpServer({
+  const server = new AgentServer({
     host: new AppHost(app.app),
     gate: new TokenGate(token),
     socketPath: socketPathFor(join(dir, "crownui"), "Gate Test", 1),

@@ -1,16 +1,47 @@
 /**
  * `SemanticHost`: what the MCP server needs from the app it serves. The app's own server
  * runs in a worker over a tree mirror and messages to the UI thread; an embedder can start
- * `AgentServer` over any host of its own.
+ * `AgentServer` over any host of its own. It is the bottom of the hosts: the types every host
+ * and the server share live here, and it imports no other agent module.
  *
  * @module
  */
 
 import type { InspectParts, PartialSnapshot } from "../app/inspect.ts";
-import type { ChangesAnswer, FoundNodes, NodeQuery, TreeJson, TreeView } from "../semantics/mod.ts";
-import type { WaitAnswer, WaitCondition } from "./tree_watch.ts";
+import type {
+  ChangesAnswer,
+  FoundNodes,
+  NodeMatch,
+  NodeQuery,
+  TreeJson,
+  TreeView,
+} from "../semantics/mod.ts";
 import type { JsonSchema } from "../ui/tools.ts";
 import type { ToolProgress } from "../ui/tool_call.ts";
+
+/** What a `ui_wait` waits for. */
+export interface WaitCondition {
+  /** The query that must match (or, with `gone`, match nothing): role, name, text, within, state. */
+  query: NodeQuery;
+  /** One node by id: it must exist (with `query.state`, have that state). */
+  id?: number | undefined;
+  /** True to wait until nothing matches. */
+  gone?: boolean | undefined;
+  /** Answer only at a revision after this one. */
+  since?: number | undefined;
+  /** How long to wait before giving up, in ms. */
+  timeoutMs: number;
+}
+
+/** What a `ui_wait` answers: the revision where the condition held and the nodes matching. */
+export interface WaitAnswer {
+  /** The revision at which the condition held. */
+  revision: number;
+  /** The nodes that matched (none for `gone` and for a wait on `since` alone). */
+  nodes: NodeMatch[];
+  /** How many more nodes matched than `nodes` lists; absent when none. */
+  more?: number;
+}
 
 /** An app tool as the server advertises it. */
 export interface ToolInfo {

@@ -33,9 +33,11 @@ import {
   type SemanticHost,
   type ToolInfo,
   viewOrRefusal,
+  type WaitAnswer,
+  type WaitCondition,
 } from "./host.ts";
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolProgress, toolTimeoutMessage } from "../ui/tool_call.ts";
-import { TreeWatch, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
+import { TreeWatch } from "./tree_watch.ts";
 import type { RequestResult, UiCall } from "./worker_messages.ts";
 
 /** How long the UI thread has to answer, in milliseconds. */

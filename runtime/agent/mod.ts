@@ -5,13 +5,7 @@
  * @module
  */
 
-export {
-  AgentServer,
-  type AgentServerOptions,
-  McpServer,
-  type McpServerOptions,
-  RESOURCES,
-} from "./server.ts";
+export { AgentServer, type AgentServerOptions, RESOURCES } from "./server.ts";
 export { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
 export {
   type ActOptions,
@@ -19,6 +13,8 @@ export {
   type HostToolCallOptions,
   type SemanticHost,
   type ToolInfo,
+  type WaitAnswer,
+  type WaitCondition,
 } from "./host.ts";
 export {
   INSPECT_SECTIONS,
@@ -27,7 +23,7 @@ export {
   type PartialSnapshot,
 } from "../app/inspect.ts";
 export { AppHost } from "./app_host.ts";
-export { DEFAULT_WAIT_MS, MAX_WAIT_MS, type WaitAnswer, type WaitCondition } from "./tree_watch.ts";
+export { DEFAULT_WAIT_MS, MAX_WAIT_MS } from "./tree_watch.ts";
 export type { ChangesAnswer, FoundNodes, NodeMatch } from "../semantics/mod.ts";
 export { type Client, type ConnectOptions, connectToApp, openAppSocket } from "./client.ts";
 export {

@@ -138,22 +138,3 @@ export class AgentServer {
     await this.#listener.stop(() => this.#sessions.closeAll());
   }
 }
-
-/**
- * The former name of `AgentServer`, kept so that code written against it still runs.
- *
- * @deprecated Use `AgentServer`: this name is the MCP SDK's own server class too.
- */
-export const McpServer: typeof AgentServer = AgentServer;
-/**
- * The former name of `AgentServer`, as a type.
- *
- * @deprecated Use `AgentServer`.
- */
-export type McpServer = AgentServer;
-/**
- * The former name of `AgentServerOptions`.
- *
- * @deprecated Use `AgentServerOptions`.
- */
-export type McpServerOptions = AgentServerOptions;

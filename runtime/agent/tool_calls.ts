@@ -10,6 +10,7 @@
 import { parseTreeView, TREE_VIEW_KEYS, type TreeView } from "../semantics/mod.ts";
 import { answerQuery, answerSince, answerWait, receiptResult } from "./change_calls.ts";
 import { answerInspect } from "./inspect_call.ts";
+import { unknownToolMessage } from "../app/app_calls.ts";
 import { checkToolArguments } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
@@ -184,7 +185,7 @@ async function callBuiltin(
       return untrustedResult(snapshot, revision);
     }
   }
-  throw new HostError("invalid", `unknown tool ${JSON.stringify(name)}`);
+  throw new HostError("unknown_tool", unknownToolMessage(name));
 }
 
 /**
@@ -209,10 +210,7 @@ async function callAppTool(
 ): Promise<CallToolResult> {
   const tool = host.tools().find((candidate) => candidate.name === name);
   if (tool === undefined) {
-    throw new HostError(
-      "unknown_tool",
-      `unknown tool ${JSON.stringify(name)}: call tools/list for the tools this app offers now`,
-    );
+    throw new HostError("unknown_tool", unknownToolMessage(name));
   }
   let handlerArgs = args;
   if (tool.destructive) {

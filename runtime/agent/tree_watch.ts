@@ -31,7 +31,7 @@ import {
   type TreeUpdate,
   validateQuery,
 } from "../semantics/mod.ts";
-import { HostError } from "./host.ts";
+import { HostError, type WaitAnswer, type WaitCondition } from "./host.ts";
 
 /** The longest a `ui_wait` may last, in milliseconds. */
 export const MAX_WAIT_MS = 30_000;
@@ -45,30 +45,6 @@ export const MAX_PENDING_WAITS = 256;
 /** The refusal of a wait past `MAX_PENDING_WAITS`, with the revision to read changes since. */
 export function tooManyWaitsMessage(revision: number): string {
   return `too many waits pending in this app: at most ${MAX_PENDING_WAITS} at once; wait again once one has ended, or read ui_tree {"since": ${revision}}`;
-}
-
-/** What a `ui_wait` waits for. */
-export interface WaitCondition {
-  /** The query that must match (or, with `gone`, match nothing): role, name, text, within, state. */
-  query: NodeQuery;
-  /** One node by id: it must exist (with `query.state`, have that state). */
-  id?: number | undefined;
-  /** True to wait until nothing matches. */
-  gone?: boolean | undefined;
-  /** Answer only at a revision after this one. */
-  since?: number | undefined;
-  /** How long to wait before giving up, in ms. */
-  timeoutMs: number;
-}
-
-/** What a `ui_wait` answers: the revision where the condition held and the nodes matching. */
-export interface WaitAnswer {
-  /** The revision at which the condition held. */
-  revision: number;
-  /** The nodes that matched (none for `gone` and for a wait on `since` alone). */
-  nodes: NodeMatch[];
-  /** How many more nodes matched than `nodes` lists; absent when none. */
-  more?: number;
 }
 
 interface Waiter {

@@ -147,6 +147,36 @@ export function dispatchKey(env: InputEnv, keybind: Keybind, start: Widget | nul
   }
 }
 
+/** Every way of writing a line break: `type_text` presses Enter for each outside a text area. */
+const LINE_BREAK = /\r\n?|[\n\u0085\u2028\u2029]/;
+
+/** The Enter key, as a line break in typed text presses it. */
+const ENTER: Keybind = { key: "Enter", ctrl: false, alt: false, shift: false, meta: false };
+
+/**
+ * Types `text` into `element`: whole into one that keeps line breaks (a text area); elsewhere
+ * the text between line breaks is typed and each line break presses Enter, as a person typing
+ * it would. Each Enter meets the app as the typing before it left it, and typing stops when
+ * Enter took the widget away or disabled it.
+ */
+function typeInto(env: InputEnv, element: Widget, text: string): void {
+  env.focus(element);
+  if (element.takesLineBreaks) {
+    element.insertText!(text, env.rt);
+    return;
+  }
+  const lines = text.split(LINE_BREAK);
+  for (let index = 0; index < lines.length; index++) {
+    if (index > 0) {
+      dispatchKey(env, ENTER, element);
+      env.runEffects();
+      if (!element.mounted || element.effectivelyDisabled) return;
+    }
+    const line = lines[index]!;
+    if (line !== "") element.insertText!(line, env.rt);
+  }
+}
+
 /** The actions, in the order the contract lists them. */
 export const ACTIONS = [
   spec({
@@ -215,7 +245,7 @@ export const ACTIONS = [
     example: { action: "type_text", text: "hello" },
     cli: "type_text=hello",
     typing: true,
-    does: "types the text, as if pasted, at the cursor",
+    does: "types the text at the cursor; a `\\n` is a line break in a text_area, Enter elsewhere",
     takes: "nodes that take typed text: text_field, text_area, a widget() with onText",
     unsupported: (element) => {
       if (element.insertText !== undefined) return null;
@@ -224,10 +254,7 @@ export const ACTIONS = [
         : `a ${describe(element)}`;
       return `type_text works on nodes that take typed text (text_field, text_area), not on ${what}`;
     },
-    perform: (env, element, action) => {
-      env.focus(element);
-      element.insertText!(action.text, env.rt);
-    },
+    perform: (env, element, action) => typeInto(env, element, action.text),
   }),
   spec({
     name: "press_key",
@@ -260,7 +287,13 @@ export const ACTIONS = [
           describe(element)
         } is in none`,
     perform: (_env, element, action) => {
-      scrollTarget(element)!.scroll!(Math.round(action.delta.x), Math.round(action.delta.y));
+      const dx = Math.round(action.delta.x);
+      const dy = Math.round(action.delta.y);
+      // The nearest that can scroll takes it: a text area whose text fits passes it on.
+      for (let target = scrollTarget(element); target !== null;) {
+        if (target.scroll!(dx, dy) || target.parent === null) return;
+        target = scrollTarget(target.parent);
+      }
     },
   }),
   spec({

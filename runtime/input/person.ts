@@ -102,6 +102,18 @@ export function hitTest(env: PersonEnv, x: number, y: number): Widget | null {
 export function clickAt(env: PersonEnv, x: number, y: number, count: 1 | 2 = 1): boolean {
   const element = hitTest(env, x, y);
   if (element === null || !actAsPerson(env, element, { action: "click" })) return false;
+  const pointed = element.mounted
+    ? closest(element, (candidate) => candidate.clickAt !== undefined)
+    : null;
+  if (pointed !== null && !pointed.effectivelyDisabled) {
+    const origin = env.origin(pointed);
+    try {
+      pointed.clickAt!(x - origin.x, y - origin.y, env.rt);
+    } catch (error) {
+      env.reportError(error, "the click");
+    }
+    env.frame();
+  }
   if (count === 2 && element.mounted) {
     const target = closest(element, (candidate) => candidate.doubleClick !== undefined);
     if (target !== null && !target.effectivelyDisabled) {
@@ -184,9 +196,26 @@ export function characterKey(character: string): Keybind {
   };
 }
 
+/** Every way of writing a line break. */
+const LINE_BREAK = /\r\n?|[\n\u0085\u2028\u2029]/g;
+
+/**
+ * Pastes text as the user (a bracketed paste): into the focused widget that takes typed text,
+ * whole. A widget that keeps line breaks (a text area) gets them; elsewhere they are dropped,
+ * so that a pasted line break never presses Enter (submits a form). With no such widget
+ * focused, a paste does nothing.
+ */
+export function pasteText(env: PersonEnv, text: string): void {
+  const focused = env.focused;
+  if (focused === null || !focusTakesText(env)) return;
+  const pasted = focused.takesLineBreaks ? text : text.replace(LINE_BREAK, "");
+  actAsPerson(env, focused, { action: "type_text", text: pasted });
+}
+
 /**
  * Types text as the user: into the focused text field at once, or else as one key press per
- * character (so Space on a focused button clicks it).
+ * character (so Space on a focused button clicks it). A line break presses Enter, except in a
+ * text area, where it is a line break.
  */
 export function typeText(env: PersonEnv, text: string): void {
   if (focusTakesText(env)) {

@@ -35,6 +35,7 @@ import {
   tab,
   tabs,
   text,
+  textArea,
   textField,
   toggleSwitch,
   type View,
@@ -163,6 +164,27 @@ function widgetFaces(): View {
     )
   );
 }
+
+/** A text area whose text wraps into more rows than it shows, and what it must draw. */
+export const TEXT_AREA_CASE = {
+  view: () =>
+    column(
+      text("Above"),
+      textArea({
+        label: "Notes",
+        value: "Buy milk\nCall Anna about the trip to the coast\nPack\nBook",
+        columns: 16,
+        rows: 3,
+      }),
+    ),
+  /** The label line and the box's rows, as drawn from the area's top-left corner. */
+  drawn: [
+    "Notes:",
+    "Buy milk        ┃",
+    "Call Anna about ┃",
+    "the trip to the │",
+  ],
+} as const;
 
 /** Starts an app on a harness; returns it with a function that tears both down. */
 function start(create: CreateRenderer, root: View, width = 60, height = 16) {
@@ -333,6 +355,23 @@ export function runRendererConformance(name: string, create: CreateRenderer): vo
         assert.match(after[entry.y]!.slice(entry.x), /^┌─+┐/);
         assert.ok(after.some((line) => line.includes("Inside")), after.join("\n"));
       });
+    } finally {
+      await stop();
+    }
+  });
+
+  Deno.test(`${name} conformance: a text area draws its wrapped lines and scroll bar in its bounds`, async () => {
+    const { app, harness, stop } = start(create, TEXT_AREA_CASE.view(), 40, 8);
+    try {
+      const node = [...walk(app)].find((n) => n.role === "text_area")!;
+      const entry = layoutEntries(app.tree.root).find((e) => e.id === node.id)!;
+      assert.deepEqual([entry.x, entry.y, entry.width, entry.height], [0, 1, 17, 4]);
+      assert.equal(node.value, "Buy milk\nCall Anna about the trip to the coast\nPack\nBook");
+      const screen = await harness.screen?.();
+      if (screen === undefined) return; // draws nothing: nothing to compare
+      const drawn = screen.slice(entry.y, entry.y + entry.height)
+        .map((line) => line.slice(entry.x, entry.x + entry.width).trimEnd());
+      assert.deepEqual(drawn, TEXT_AREA_CASE.drawn);
     } finally {
       await stop();
     }

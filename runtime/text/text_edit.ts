@@ -1,5 +1,6 @@
 /**
- * The editing model behind single-line text fields: a value, a cursor and a selection.
+ * The editing model behind text fields: a value, a cursor and a selection. A text area's model
+ * (`text_lines.ts`) holds one made with `{ lineBreaks: true }`, which keeps line breaks.
  *
  * A person's keystrokes and an agent's `type_text` and `press_key` actions both go through
  * {@linkcode TextEditState}, so the two edit text identically. All positions are UTF-16 offsets
@@ -23,6 +24,12 @@ export interface TextSelection {
 
 /** Characters a single-line field never holds: controls (newlines, tabs), line separators. */
 const NOT_SINGLE_LINE = /[\p{Cc}\p{Cs}\u2028\u2029]/gu;
+/** Every way of writing a line break that a multi-line state turns into `\n`. */
+const LINE_BREAKS = /\r\n?|[\u0085\u2028\u2029]/g;
+/** What a multi-line state drops after line breaks and tabs are dealt with: other controls. */
+const NOT_MULTI_LINE = /(?!\n)[\p{Cc}\p{Cs}]/gu;
+/** A tab typed or pasted into a multi-line state: four spaces. */
+const TAB_SPACES = "    ";
 const WORD_GRAPHEME = /^[\p{L}\p{N}_]/u;
 const ASCII_LOWER_LETTER = /^[a-z]$/;
 
@@ -34,8 +41,31 @@ interface Segmentation {
   readonly boundaries: readonly number[];
 }
 
+/** What a {@linkcode TextEditState} is made with. */
+export interface TextEditOptions {
+  /**
+   * True for several lines (a text area): typed line breaks are kept, each written `\n`
+   * (`\r\n`, `\r`, U+0085, U+2028 and U+2029 become `\n`), a tab becomes four spaces, and other
+   * controls are dropped. False by default: a single-line field drops them all.
+   */
+  lineBreaks?: boolean;
+}
+
 /**
- * The editable state of a single-line text field: its value, cursor and selection.
+ * Writes every line break in `text` as `\n`: `\r\n`, a lone `\r`, U+0085, U+2028 and U+2029.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(normaliseLineBreaks("one\r\ntwo\rthree"), "one\ntwo\nthree");
+ * ```
+ */
+export function normaliseLineBreaks(text: string): string {
+  return text.replace(LINE_BREAKS, "\n");
+}
+
+/**
+ * The editable state of a text field: its value, cursor and selection.
  *
  * The selection runs between an anchor (where it started) and the cursor (the end that moves);
  * it is collapsed when the two meet.
@@ -55,9 +85,11 @@ export class TextEditState {
   #cursor: number;
   #anchor: number;
   #segmentation: Segmentation | undefined;
+  readonly #lineBreaks: boolean;
 
   /** Creates the state with the cursor at the end of `value`. */
-  constructor(value = "") {
+  constructor(value = "", options: TextEditOptions = {}) {
+    this.#lineBreaks = options.lineBreaks ?? false;
     this.#value = value;
     this.#cursor = value.length;
     this.#anchor = value.length;
@@ -95,10 +127,13 @@ export class TextEditState {
 
   /**
    * Types text: replaces the selection if there is one, else inserts at the cursor, and puts
-   * the cursor after the inserted text; controls such as newlines and tabs are dropped.
+   * the cursor after the inserted text; controls such as newlines and tabs are dropped (in a
+   * multi-line state, line breaks are kept as `\n` and a tab becomes four spaces).
    */
   insert(text: string): void {
-    const typed = text.replace(NOT_SINGLE_LINE, "");
+    const typed = this.#lineBreaks
+      ? normaliseLineBreaks(text).replaceAll("\t", TAB_SPACES).replace(NOT_MULTI_LINE, "")
+      : text.replace(NOT_SINGLE_LINE, "");
     const { start, end } = this.#selectedRange();
     this.#replace(start, end, typed);
   }
@@ -180,6 +215,15 @@ export class TextEditState {
   /** Moves the cursor to the end of the text (End); `extend` selects. */
   moveEnd(extend = false): void {
     this.#moveTo(this.#value.length, extend);
+  }
+
+  /**
+   * Moves the cursor to `offset` (to the grapheme boundary at or after it, inside the text);
+   * with `extend` the selection runs from its anchor to there, without it it collapses.
+   */
+  moveTo(offset: number, extend = false): void {
+    const inside = Math.min(this.#value.length, Math.max(0, Math.trunc(offset)));
+    this.#moveTo(this.#boundaryAtOrAfter(inside), extend);
   }
 
   /** Selects the whole text, with the cursor at the end. */

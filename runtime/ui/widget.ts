@@ -107,8 +107,21 @@ export class Widget {
     return null;
   }
 
+  /**
+   * True when a line break typed into it is text (a text area): `type_text` and a paste hand
+   * line breaks over as they are. Elsewhere each line break in `type_text` presses Enter.
+   */
+  get takesLineBreaks(): boolean {
+    return false;
+  }
+
   /** A click, or Enter or Space while it has focus. */
   activate?(rt: Rt): void;
+  /**
+   * A person's click at (x, y) in the widget's own cells, after the click itself (a text area
+   * puts its cursor there).
+   */
+  clickAt?(x: number, y: number, rt: Rt): void;
   /** The double-click event that follows two clicks. */
   doubleClick?(rt: Rt): void;
   /** A key while it has focus; returns true when handled (else the key goes to the parent). */

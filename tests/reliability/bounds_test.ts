@@ -15,7 +15,7 @@ import { SameUserGate, TokenGate } from "../../runtime/agent/gate.ts";
 import { MAX_PENDING_REQUESTS } from "../../runtime/agent/line_transport.ts";
 import { MirrorHost } from "../../runtime/agent/mirror_host.ts";
 import { REFUSALS_LOGGED_ONE_BY_ONE } from "../../runtime/agent/refusal_log.ts";
-import { McpServer, tooManyConnectionsMessage } from "../../runtime/agent/server.ts";
+import { AgentServer, tooManyConnectionsMessage } from "../../runtime/agent/server.ts";
 import {
   AppProcess,
   childEnv,
@@ -143,11 +143,11 @@ Deno.test("bounds: out of descriptors, the app accepts again once connections cl
 async function smallServer(
   gate: SameUserGate | TokenGate,
   maxConnections: number,
-): Promise<{ server: McpServer; path: string; logs: string[]; close: () => Promise<void> }> {
+): Promise<{ server: AgentServer; path: string; logs: string[]; close: () => Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "crownui-bounds-" });
   const path = join(dir, "crownui", "bounds-1.sock");
   const logs: string[] = [];
-  const server = new McpServer({
+  const server = new AgentServer({
     host: new MirrorHost(() => {}),
     gate,
     socketPath: path,

@@ -27,6 +27,7 @@ import {
   dragTo,
   focusTakesText,
   hoverAt,
+  pasteText,
   type PersonEnv,
   pressKey,
   typeText,
@@ -304,7 +305,7 @@ export class TerminalRenderer implements Renderer {
         else for (const character of splitGraphemes(event.text)) this.#key(characterKey(character));
         return;
       case "paste":
-        if (focusTakesText(app)) typeText(app, event.text);
+        pasteText(app, event.text);
         return;
       case "mouse":
         this.#mouse(event);

@@ -25,6 +25,14 @@ export { column, row, StackView } from "./stack.ts";
 export { type SwitchOptions, SwitchView, SwitchWidget, toggleSwitch } from "./switch.ts";
 export { heading, text, TextView, TextWidget } from "./text.ts";
 export {
+  DEFAULT_AREA_COLUMNS,
+  DEFAULT_AREA_ROWS,
+  textArea,
+  type TextAreaOptions,
+  TextAreaView,
+  TextAreaWidget,
+} from "./text_area.ts";
+export {
   DEFAULT_FIELD_COLUMNS,
   textField,
   type TextFieldOptions,

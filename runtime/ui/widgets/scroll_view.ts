@@ -7,7 +7,8 @@
 
 import { scrollContent } from "../../layout/node.ts";
 import type { Keybind } from "../../text/keybind.ts";
-import type { PaintArea } from "../surface.ts";
+import type { Rect } from "../../text/rect.ts";
+import type { PaintArea, Surface } from "../surface.ts";
 import type { MountContext, View } from "../view.ts";
 import { Widget } from "../widget.ts";
 import { followName, mountChildren, mountWidget, WidgetView } from "../widget_view.ts";
@@ -44,16 +45,34 @@ export class ScrollWidget extends Widget {
     const { height, width } = bounds;
     const total = content.layout.height;
     if (total <= height || content.layout.width >= width || height < 1) return;
-    const column = bounds.x + width - 1;
-    const thumbSize = Math.max(1, Math.round((height * height) / total));
-    const thumbStart = Math.round(
-      (this.layout.scroll.y / (total - height)) * (height - thumbSize),
-    );
-    for (let row = 0; row < height; row++) {
-      const onThumb = row >= thumbStart && row < thumbStart + thumbSize;
-      const style = onThumb ? "thumb" : "track";
-      surface.write(column, bounds.y + row, onThumb ? "┃" : "│", style, clip);
-    }
+    const bar = { x: bounds.x + width - 1, y: bounds.y, height };
+    paintScrollBar(surface, clip, bar, total, this.layout.scroll.y, false);
+  }
+}
+
+/**
+ * Paints a vertical scroll bar down `bar` (a column of `bar.height` rows) for content of
+ * `total` rows scrolled `offset` rows down: a thumb (`┃`) on a track (`│`), greyed when
+ * `disabled`. For a scroll view and the widgets that scroll their own content (a text area).
+ *
+ * @ignore
+ */
+export function paintScrollBar(
+  surface: Surface,
+  clip: Rect,
+  bar: { x: number; y: number; height: number },
+  total: number,
+  offset: number,
+  disabled: boolean,
+): void {
+  const { height } = bar;
+  if (total <= height || height < 1) return;
+  const thumbSize = Math.max(1, Math.round((height * height) / total));
+  const thumbStart = Math.round((offset / (total - height)) * (height - thumbSize));
+  for (let row = 0; row < height; row++) {
+    const onThumb = row >= thumbStart && row < thumbStart + thumbSize;
+    const style = disabled ? "disabled" : onThumb ? "thumb" : "track";
+    surface.write(bar.x, bar.y + row, onThumb ? "┃" : "│", style, clip);
   }
 }
 

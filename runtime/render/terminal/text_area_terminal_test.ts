@@ -1,0 +1,58 @@
+/**
+ * A text area in a terminal, driven by the bytes a terminal sends: keys, a bracketed paste
+ * (with the `\r` line breaks terminals paste), a mouse click, the wheel; and what xterm then
+ * shows.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { column, component, textArea, textField } from "../../ui/mod.ts";
+import { runInTerminal } from "./_test_xterm_terminal.ts";
+
+Deno.test("a text area in a terminal: keys, a bracketed paste, a click and the wheel", async (t) => {
+  const running = runInTerminal(
+    component((cx) => {
+      const notes = cx.signal("", { name: "notes" });
+      return column(
+        textArea({ label: "Notes", value: notes, columns: 20, rows: 3 }),
+        textField({ label: "Title", value: "" }),
+      );
+    }),
+    { columns: 40, rows: 8 },
+  );
+  const { terminal } = running;
+  try {
+    await t.step("it has focus first; typed keys and Enter (\\r) write lines; q types a q", () => {
+      assert.match(running.line("text_area"), /focused/);
+      terminal.send("quick\rnote");
+      assert.match(running.line("text_area"), /value="quick\\nnote"/);
+    });
+    await t.step("a paste goes in whole, its \\r\\n and \\r line breaks as lines", async () => {
+      terminal.send("\r\x1b[200~one\r\ntwo\rthree\x1b[201~");
+      assert.match(running.line("text_area"), /value="quick\\nnote\\none\\ntwo\\nthree"/);
+      const lines = await terminal.lines();
+      assert.deepEqual(lines.slice(0, 4).map((line) => line.trimEnd()), [
+        "Notes:",
+        "one                 │",
+        "two                 ┃",
+        "three               ┃",
+      ]);
+    });
+    await t.step("the wheel scrolls it; a click puts the cursor where it points", async () => {
+      terminal.send("\x1b[<64;3;3M".repeat(2)); // two wheel steps up over the box
+      const lines = await terminal.lines();
+      assert.equal(lines[1]!.trimEnd(), "quick               ┃");
+      terminal.click(2, 2); // row "note", cell 2
+      terminal.send("-");
+      assert.match(running.line("text_area"), /value="quick\\nno-te\\none\\ntwo\\nthree"/);
+    });
+    await t.step("Shift+ArrowUp selects; typing replaces the selection", () => {
+      terminal.send("\x1b[1;2A"); // Shift+ArrowUp: from "no-|te" to "qui|ck", over "ck\\nno-"
+      terminal.send("Z");
+      assert.match(running.line("text_area"), /value="quiZte\\none\\ntwo\\nthree"/);
+    });
+  } finally {
+    running.stop();
+  }
+});
