@@ -20,6 +20,7 @@ const NAMED: readonly [role: string, name: string][] = [
   ["radio_button", "Medium"],
   ["radio_button", "Large"],
   ["switch", "Wi-Fi"],
+  ["text_area", "Notes"],
   ["progress_bar", "Download"],
   ["button", "Start"],
   ["progress_bar", "Syncing"],
@@ -50,6 +51,11 @@ Deno.test("gallery: every named widget is there, through the harness", async () 
   assert.equal(app.get({ role: "tab_panel" }).name, "Advanced");
   assert.ok(app.screen().find("[Advanced]"), app.screen().text);
   assert.match(app.tree(), /text "Blue, Medium, Wi-Fi on"/);
+  await app.act(app.get({ role: "text_area", name: "Notes" }).id, {
+    action: "type_text",
+    text: "first line\nsecond line",
+  });
+  assert.equal(app.get({ role: "text_area", name: "Notes" }).value, "first line\nsecond line");
   await app.act(app.get({ role: "button", name: "Notify" }).id, { action: "click" });
   assert.equal(app.get({ role: "status" }).name, "Hello from the gallery (Blue)");
   assert.ok(app.screen().find("✓ Hello from the gallery (Blue)"), app.screen().text);
