@@ -48,6 +48,8 @@ import { pasteText, pressKey, typeText } from "./input/person.ts";
 import { parseKeybind } from "./text/keybind.ts";
 import { ManualClock, realTick } from "./testing/clock.ts";
 import { type TestScreen, testScreen } from "./testing/screen.ts";
+import type { ScreenshotOptions } from "./render/picture/picture.ts";
+import { type AppScreenshot, appScreenshot } from "./render/picture/app_screenshot.ts";
 
 /** What `render()` takes besides the root. */
 export interface RenderOptions {
@@ -136,6 +138,27 @@ export interface TestApp {
    * revision after. Throws RangeError unless both are whole numbers of 1 or more.
    */
   resize(columns: number, rows: number): Promise<number>;
+  /**
+   * A PNG of the window, as `ui_screenshot` makes it when no compositor offers one (the same
+   * code): the cells of the last frame drawn in the theme's colours, 8×16 pixels a cell at
+   * `scale` 1 (up to 3), with the revision it shows. `pixel(x, y)` reads a pixel's colour
+   * back as `#rrggbb`.
+   *
+   * @example A word styled `error` is drawn in the theme's error colour
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(text("failed").style({ fg: "error" }), { width: 10, height: 1 });
+   * const shot = await app.screenshot();
+   * assert.deepEqual([shot.width, shot.height], [80, 16]);
+   * const colours = new Set<string>();
+   * for (let y = 0; y < 16; y++) for (let x = 0; x < 8; x++) colours.add(shot.pixel(x, y));
+   * assert.ok(colours.has("#cd0000")); // the dark theme's error: the palette's red
+   * ```
+   */
+  screenshot(options?: ScreenshotOptions): Promise<AppScreenshot>;
   /**
    * With `clock: "manual"`: moves the clock `ms` on, running the timers, intervals and async
    * handlers that fall due, and the frames they cause. Throws with the real clock.
@@ -258,6 +281,9 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
         return app.tree.revision;
       });
     },
+    screenshot(screenshotOptions = {}) {
+      return appScreenshot(app, screenshotOptions);
+    },
     async advance(ms) {
       if (clock === null) {
         throw new Error('advance() needs a manual clock: render(root, { clock: "manual" })');
@@ -315,4 +341,6 @@ export { ActionError } from "./input/action.ts";
 export type { NodeMatch, NodeQuery, QueryMatch, TreeView } from "./semantics/mod.ts";
 export type { ColourDepth } from "./render/terminal/colour.ts";
 export type { TestScreen } from "./testing/screen.ts";
+export type { Screenshot, ScreenshotOptions } from "./render/picture/picture.ts";
+export type { AppScreenshot } from "./render/picture/app_screenshot.ts";
 export { assertSnapshot, type SnapshotContext, SnapshotError } from "./testing/snapshot.ts";

@@ -28,6 +28,7 @@ import { SocketDirectoryError, socketPathFor } from "../runtime/agent/socket_dir
 import { confirmMessage } from "../runtime/ui/tool_call.ts";
 import { RESOURCE_DATA_NOTE, UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
 import { markedContent, receiptOf } from "./_marked.ts";
+import { decode } from "fast-png";
 import { treeToJson } from "../runtime/semantics/mod.ts";
 import { render, type TestApp } from "../runtime/testing.ts";
 import {
@@ -376,11 +377,17 @@ Deno.test("AgentServer reads the tree", async (t) => {
     );
   });
 
-  await t.step("ui_screenshot takes no arguments; inspect_snapshot names its own", async () => {
-    assert.match(
+  await t.step("ui_screenshot takes only scale; inspect_snapshot names its own", async () => {
+    assert.equal(
       errorOf(await served.call("ui_screenshot", { depth: 2 })),
-      /^invalid arguments: ui_screenshot takes no arguments, got depth/,
+      "invalid arguments: ui_screenshot takes only scale, got depth",
     );
+    for (const scale of [0, 4, 1.5, "2"]) {
+      assert.equal(
+        errorOf(await served.call("ui_screenshot", { scale })),
+        "invalid arguments: scale must be a whole number from 1 to 3",
+      );
+    }
     assert.equal(
       errorOf(await served.call("inspect_snapshot", { depth: 2 })),
       "invalid arguments: inspect_snapshot takes sections, root, from and max_bytes, got depth",
@@ -412,8 +419,27 @@ Deno.test("AgentServer reads the tree", async (t) => {
     assert.equal(count?.value, 0);
   });
 
-  await t.step("ui_screenshot is an error until the compositor offers screenshots", async () => {
-    assert.match(errorOf(await served.call("ui_screenshot")), /^screenshots are not available/);
+  await t.step("ui_screenshot answers with a PNG of the cells and the revision", async () => {
+    const result = await served.call("ui_screenshot", { scale: 2 });
+    const [image, about] = result.content as [
+      { type: string; data: string; mimeType: string },
+      { type: string; text: string },
+    ];
+    assert.equal(image.type, "image");
+    assert.equal(image.mimeType, "image/png");
+    const png = decode(Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0)));
+    assert.deepEqual([png.width, png.height], [80 * 8 * 2, 24 * 16 * 2]);
+    assert.equal(about.type, "text");
+    assert.match(about.text, new RegExp(`^${UNTRUSTED_MARKER}, revision ${served.app.revision}\n`));
+    assert.deepEqual(markedContent(about.text), {
+      revision: served.app.revision,
+      source: "cells",
+      width: 1280,
+      height: 768,
+      columns: 80,
+      rows: 24,
+      scale: 2,
+    });
   });
 
   await t.step("an unknown tool is an error that says to list the tools", async () => {

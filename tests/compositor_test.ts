@@ -18,6 +18,7 @@ import {
   TINY_PNG,
 } from "../examples/reference_compositor.ts";
 import { exists, makeRuntimeDir, SERVER_FLAGS, startApp } from "./_app_process.ts";
+import { markedContent } from "./_marked.ts";
 
 const COUNTER = new URL("../examples/counter.ts", import.meta.url).pathname;
 const LISTENING = /^MCP server listening (.+)$/;
@@ -138,7 +139,12 @@ Deno.test("agent access: ui_screenshot goes through the compositor when it grant
       const [, path] = await app.waitFor(LISTENING);
       const client = await connectToApp(path!);
       const result = await client.callTool({ name: "ui_screenshot", arguments: {} });
-      assert.deepEqual(result.content, [{ type: "image", data: TINY_PNG, mimeType: "image/png" }]);
+      const [image, about] = result.content as [unknown, { type: string; text: string }];
+      assert.deepEqual(image, { type: "image", data: TINY_PNG, mimeType: "image/png" });
+      assert.deepEqual(
+        { ...(markedContent(about.text) as object), revision: 0 },
+        { revision: 0, source: "compositor" },
+      );
       await client.close();
     } finally {
       app.kill();
@@ -147,15 +153,21 @@ Deno.test("agent access: ui_screenshot goes through the compositor when it grant
   });
 });
 
-Deno.test("agent access: without the screenshot capability ui_screenshot is an error", async () => {
+Deno.test("agent access: without the screenshot capability ui_screenshot draws the cells", async () => {
   await withCompositor(() => "grant", [], async ({ runtimeDir, accessPath }) => {
     const app = startCounter(runtimeDir, accessPath);
     try {
       const [, path] = await app.waitFor(LISTENING);
       const client = await connectToApp(path!);
       const result = await client.callTool({ name: "ui_screenshot", arguments: {} });
-      assert.equal(result.isError, true);
-      assert.match(JSON.stringify(result.content), /screenshots are not available/);
+      const [image, about] = result.content as [
+        { type: string; data: string; mimeType: string },
+        { type: string; text: string },
+      ];
+      assert.equal(result.isError, undefined);
+      assert.deepEqual([image.type, image.mimeType], ["image", "image/png"]);
+      assert.notEqual(image.data, TINY_PNG);
+      assert.equal((markedContent(about.text) as { source: string }).source, "cells");
       await client.close();
     } finally {
       app.kill();

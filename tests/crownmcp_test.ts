@@ -12,6 +12,7 @@
  */
 
 import { markedContent, receiptOf } from "./_marked.ts";
+import { decode } from "fast-png";
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
@@ -360,6 +361,27 @@ Deno.test("crownmcp with one app: selected on its own, tools and resources forwa
         `stale revision: the tree is now at revision ${revision}; read ui_tree again and retry`,
       );
     });
+
+    await t.step(
+      "ui_screenshot through crownmcp: an image the SDK accepts, and its revision",
+      async () => {
+        const { revision } = await readTree(session.client);
+        const result = await session.client.callTool(
+          { name: "ui_screenshot", arguments: { scale: 2 } },
+          undefined,
+          { timeout: REQUEST_TIMEOUT_MS },
+        );
+        const [image, about] = result.content as [
+          { type: string; data: string; mimeType: string },
+          { type: string; text: string },
+        ];
+        assert.deepEqual([image.type, image.mimeType], ["image", "image/png"]);
+        const png = decode(Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0)));
+        const shown = markedContent(about.text) as Record<string, number>;
+        assert.equal(shown.revision, revision);
+        assert.deepEqual([png.width, png.height], [shown.columns! * 16, shown.rows! * 32]);
+      },
+    );
 
     await t.step("resources are listed and read through crownmcp", async () => {
       const { resources } = await session.client.listResources(undefined, {
@@ -959,6 +981,19 @@ Deno.test("crownmcp under the MCP Inspector CLI", async (t) => {
         ]),
         inspectJson(env, ["--method", "resources/read", "--uri", "ui://tree"]),
       ]);
+      const pictured = await inspectJson(env, [
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "ui_screenshot",
+        "--tool-args-json",
+        "{}",
+      ]);
+      // The inspector prints an image content as it got it: a PNG it can show.
+      const [image] = pictured.content;
+      assert.deepEqual([image.type, image.mimeType], ["image", "image/png"]);
+      const png = decode(Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0)));
+      assert.ok(png.width > 0 && png.width % 8 === 0 && png.height % 16 === 0);
       assertForwardedTools(listed.tools.map((tool: { name: string }) => tool.name), [
         "note_count",
       ]);

@@ -23,6 +23,8 @@ import type { AppTool } from "../ui/tools.ts";
 import {
   type ActOptions,
   HostError,
+  type HostScreenshot,
+  type HostScreenshotOptions,
   type HostToolCallOptions,
   type SemanticHost,
   type ToolInfo,
@@ -30,6 +32,7 @@ import {
   type WaitAnswer,
   type WaitCondition,
 } from "./host.ts";
+import { cellScreenshot } from "./screenshots.ts";
 import { TreeWatch } from "./tree_watch.ts";
 
 /** Describes an app tool for the server. */
@@ -146,6 +149,11 @@ export class AppHost implements SemanticHost {
   /** The inspect snapshot, or the parts of it asked for. */
   inspect(parts?: InspectParts): Promise<PartialSnapshot> {
     return Promise.resolve(viewOrRefusal(() => this.#calls.inspectParts(parts ?? {})));
+  }
+
+  /** A PNG of the app's cells. */
+  screenshot(options: HostScreenshotOptions): Promise<HostScreenshot> {
+    return cellScreenshot(this.#app, options);
   }
 
   /** Follows tree changes. */

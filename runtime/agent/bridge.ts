@@ -17,6 +17,7 @@ import { log } from "../app/log.ts";
 import { snapshotUpdate } from "../semantics/mod.ts";
 import { toolInfo } from "./app_host.ts";
 import { AgentAccessClient } from "./compositor.ts";
+import { cellScreenshot } from "./screenshots.ts";
 import { TIMEOUT_MESSAGE } from "./mirror_host.ts";
 import { socketDirectory, socketEnv, socketNameFor, socketPathFor } from "./socket_dir.ts";
 import type { FromWorker, RequestResult, ToWorker, UiCall } from "./worker_messages.ts";
@@ -159,7 +160,6 @@ class AgentBridge implements Agent {
       this.#consentStep = null;
       if (this.#granted) {
         if (this.#worker === null) await this.#startServer();
-        else this.#post({ type: "screenshots", available: this.#screenshots });
       } else if (this.#worker !== null) {
         if (this.#offNote !== null) log(this.#offNote);
         await this.#stopServer();
@@ -214,7 +214,6 @@ class AgentBridge implements Agent {
       name: socketNameFor(this.#settings.title),
       tree: snapshotUpdate(app.tree),
       tools: app.tools.list().map(toolInfo),
-      screenshots: this.#screenshots,
     });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, START_TIMEOUT_MS)));
@@ -279,15 +278,13 @@ class AgentBridge implements Agent {
         case "inspect":
           return { ok: true, value: this.#calls.inspectParts({ sections: call.sections }) };
         case "screenshot":
-          if (this.#access === null || !this.#granted || !this.#screenshots) {
-            return {
-              ok: false,
-              kind: "unsupported",
-              message: "screenshots are not available",
-              app: false,
-            };
+          if (this.#access !== null && this.#granted && this.#screenshots) {
+            // The compositor's picture: what the person sees, window frame and all.
+            const revision = this.#app.tree.revision;
+            const png = await this.#access.screenshot();
+            return { ok: true, value: { png, revision, source: "compositor" } };
           }
-          return { ok: true, value: await this.#access.screenshot() };
+          return { ok: true, value: await cellScreenshot(this.#app, { scale: call.scale }) };
       }
     } catch (error) {
       // A refusal (a typed tool's own schema refusing the arguments among them) is not app text.

@@ -69,6 +69,32 @@ export interface ActOptions {
   confirm?: boolean;
 }
 
+/** A screenshot as the server sends it: a PNG and what it shows. */
+export interface HostScreenshot {
+  /** The PNG file, in base64. */
+  png: string;
+  /** The revision of the tree when the picture was taken. */
+  revision: number;
+  /** `cells`: drawn from the app's own cells; `compositor`: the compositor's picture. */
+  source: "cells" | "compositor";
+  /** For a picture of the cells: its width in pixels. */
+  width?: number;
+  /** For a picture of the cells: its height in pixels. */
+  height?: number;
+  /** For a picture of the cells: the window's width in cells. */
+  columns?: number;
+  /** For a picture of the cells: the window's height in cells. */
+  rows?: number;
+  /** For a picture of the cells: the pixels each glyph pixel became across and down. */
+  scale?: number;
+}
+
+/** What a screenshot may be asked for. */
+export interface HostScreenshotOptions {
+  /** 1 to 3: how many pixels each glyph pixel becomes (pictures of the cells only). */
+  scale?: number;
+}
+
 /** A refusal the agent must read: the contract's message, without any prefix. */
 export class HostError extends Error {
   /** Which guard refused (`stale_revision`, `disabled`, `rate_limit`, `timeout`, ...). */
@@ -137,8 +163,11 @@ export interface SemanticHost {
    * `parts` is absent). Throws HostError when `parts.root` names no node.
    */
   inspect(parts?: InspectParts): Promise<PartialSnapshot>;
-  /** A PNG of the window, base64; absent when no compositor offers screenshots. */
-  screenshot?: () => Promise<string>;
+  /**
+   * A PNG of the window: the compositor's when it offers one, else drawn from the app's own
+   * cells. A host that can do neither leaves it out, and `ui_screenshot` is an error.
+   */
+  screenshot?: (options: HostScreenshotOptions) => Promise<HostScreenshot>;
   /** Calls `listener` after each change of the tree. */
   onTreeChange(listener: () => void): () => void;
   /** Calls `listener` after each change of the app tools. */

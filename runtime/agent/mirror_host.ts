@@ -29,6 +29,8 @@ import {
 import {
   type ActOptions,
   HostError,
+  type HostScreenshot,
+  type HostScreenshotOptions,
   type HostToolCallOptions,
   type SemanticHost,
   type ToolInfo,
@@ -77,7 +79,6 @@ export class MirrorHost implements SemanticHost {
   /** The last view written, by revision and arguments: a burst of one read is made once. */
   #treeView: { revision: number; key: string; tree: string } | null = null;
   #nextId = 1;
-  screenshot?: () => Promise<string>;
 
   /**
    * @param post sends a request to the UI thread
@@ -103,11 +104,12 @@ export class MirrorHost implements SemanticHost {
     for (const listener of this.#toolListeners) listener();
   }
 
-  /** Makes `ui_screenshot` available (or not). */
-  setScreenshots(available: boolean): void {
-    if (available) {
-      this.screenshot = async () => String(await this.#request({ kind: "screenshot" }));
-    } else delete this.screenshot;
+  /**
+   * A PNG of the window, made on the UI thread: the compositor's when it offers one, else
+   * drawn from the app's cells.
+   */
+  async screenshot(options: HostScreenshotOptions): Promise<HostScreenshot> {
+    return await this.#request({ kind: "screenshot", scale: options.scale ?? 1 }) as HostScreenshot;
   }
 
   /** Delivers the UI thread's answer to request `id`. */
@@ -126,7 +128,7 @@ export class MirrorHost implements SemanticHost {
   #request(
     call: UiCall,
     wait: RequestWait = { timeoutMs: this.#timeoutMs, message: TIMEOUT_MESSAGE },
-  ): Promise<number | string | PartialSnapshot> {
+  ): Promise<number | string | PartialSnapshot | HostScreenshot> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -10,6 +10,8 @@ export { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } fro
 export {
   type ActOptions,
   HostError,
+  type HostScreenshot,
+  type HostScreenshotOptions,
   type HostToolCallOptions,
   type SemanticHost,
   type ToolInfo,

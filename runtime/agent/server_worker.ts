@@ -24,7 +24,6 @@ let server: AgentServer | null = null;
 async function start(message: Extract<ToWorker, { type: "start" }>): Promise<void> {
   host.applyTree(message.tree);
   host.setTools(message.tools);
-  host.setScreenshots(message.screenshots);
   try {
     const uid = getuid();
     server = new AgentServer({
@@ -54,9 +53,6 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       return;
     case "tools":
       host.setTools(message.tools);
-      return;
-    case "screenshots":
-      host.setScreenshots(message.available);
       return;
     case "reply":
       host.resolve(message.id, message.result);

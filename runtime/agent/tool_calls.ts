@@ -19,6 +19,8 @@ import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import { BUILTIN_TOOL_NAMES } from "./tool_defs.ts";
 import { appJson, HEADER_BYTES, untrustedText } from "./untrusted.ts";
 import { confirmMessage, type ToolProgress } from "../ui/tool_call.ts";
+import { checkScale } from "../render/picture/picture.ts";
+import { screenshotResult } from "./screenshots.ts";
 
 /** A tool result carrying one text. */
 export function textResult(text: string): CallToolResult {
@@ -46,16 +48,6 @@ function treeResult(host: SemanticHost, view: TreeView): CallToolResult {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function checkNoArguments(name: string, args: Record<string, unknown>): void {
-  const extra = Object.keys(args);
-  if (extra.length > 0) {
-    throw new HostError(
-      "invalid",
-      `invalid arguments: ${name} takes no arguments, got ${extra.join(", ")}`,
-    );
-  }
 }
 
 function checkKnownArguments(
@@ -170,15 +162,27 @@ async function callBuiltin(
       return receiptResult(host, revision, after);
     }
     case BUILTIN_TOOL.screenshot: {
-      checkNoArguments(name, args);
+      const extra = Object.keys(args).filter((key) => key !== "scale");
+      if (extra.length > 0) {
+        throw new HostError(
+          "invalid",
+          `invalid arguments: ${name} takes only scale, got ${extra.join(", ")}`,
+        );
+      }
+      let scale: number;
+      try {
+        scale = checkScale(args.scale);
+      } catch (error) {
+        throw new HostError("invalid", `invalid arguments: ${messageOf(error)}`);
+      }
       if (host.screenshot === undefined) {
         throw new HostError(
           "unsupported",
-          "screenshots are not available: the compositor does not offer them; read ui_tree, or the layout in inspect_snapshot",
+          "screenshots are not available: this host draws no pictures; read ui_tree, or the layout in inspect_snapshot",
         );
       }
-      const png = await host.screenshot();
-      return { content: [{ type: "image", data: png, mimeType: "image/png" }] };
+      takeToken(bucket);
+      return screenshotResult(await host.screenshot({ scale }));
     }
     case BUILTIN_TOOL.inspect: {
       const { revision, ...snapshot } = await answerInspect(host, args, HEADER_BYTES);

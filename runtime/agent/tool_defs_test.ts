@@ -88,8 +88,11 @@ Deno.test("BUILTIN_TOOLS", async (t) => {
     assert.equal(schema.required, undefined);
   });
 
-  await t.step("BUILTIN_TOOLS' tools without arguments have empty object schemas", () => {
-    assert.deepEqual(builtin("ui_screenshot").inputSchema, { type: "object", properties: {} });
+  await t.step("BUILTIN_TOOLS' ui_screenshot takes a bounded scale, not required", () => {
+    assert.deepEqual(builtin("ui_screenshot").inputSchema, {
+      type: "object",
+      properties: { scale: { type: "integer", minimum: 1, maximum: 3 } },
+    });
   });
 
   await t.step("BUILTIN_TOOLS' inspect_snapshot takes its budget arguments, none required", () => {

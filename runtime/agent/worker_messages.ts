@@ -8,7 +8,7 @@
 
 import type { InspectSection, PartialSnapshot } from "../app/inspect.ts";
 import type { TreeUpdate } from "../semantics/mod.ts";
-import type { ToolInfo } from "./host.ts";
+import type { HostScreenshot, ToolInfo } from "./host.ts";
 import type { ToolProgress } from "../ui/tool_call.ts";
 
 /** What the UI thread asks the worker to do. */
@@ -19,11 +19,9 @@ export type ToWorker =
     name: string;
     tree: TreeUpdate;
     tools: ToolInfo[];
-    screenshots: boolean;
   }
   | { type: "tree"; update: TreeUpdate }
   | { type: "tools"; tools: ToolInfo[] }
-  | { type: "screenshots"; available: boolean }
   | { type: "reply"; id: number; result: RequestResult }
   | { type: "progress"; id: number; report: ToolProgress }
   | { type: "stop" };
@@ -45,9 +43,9 @@ export type UiCall =
   | { kind: "act"; id: number; revision: number; action: unknown; confirm?: boolean }
   | { kind: "call_tool"; name: string; argumentsJson: string }
   | { kind: "inspect"; sections: readonly InspectSection[] }
-  | { kind: "screenshot" };
+  | { kind: "screenshot"; scale: number };
 
 /** The answer to a request. `app: true` marks an error thrown by app code. */
 export type RequestResult =
-  | { ok: true; value: number | string | PartialSnapshot }
+  | { ok: true; value: number | string | PartialSnapshot | HostScreenshot }
   | { ok: false; kind: string; message: string; app: boolean };

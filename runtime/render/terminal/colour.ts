@@ -93,6 +93,13 @@ export function paletteRgb(index: number): number {
   return (r << 16) | (g << 8) | b;
 }
 
+/** The RGB of a colour code, or null for the terminal's default colour. */
+export function codeRgb(code: number): number | null {
+  if (code === 0) return null;
+  if (code >= TRUE_COLOUR) return code & 0xffffff;
+  return paletteRgb(code - 1);
+}
+
 function distance(a: number, b: number): number {
   const dr = ((a >> 16) & 0xff) - ((b >> 16) & 0xff);
   const dg = ((a >> 8) & 0xff) - ((b >> 8) & 0xff);

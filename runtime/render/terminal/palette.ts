@@ -44,6 +44,11 @@ export class Palette {
     return id;
   }
 
+  /** Look `id`'s colour codes (0 the terminal's default) and attribute bits (`ATTRIBUTE`). */
+  parts(id: number): { fg: number; bg: number; attributes: number } {
+    return { fg: this.#fg[id]!, bg: this.#bg[id]!, attributes: this.#attributes[id]! };
+  }
+
   /** True when look `id` has a background colour of its own. */
   hasBackground(id: number): boolean {
     return this.#bg[id] !== 0;

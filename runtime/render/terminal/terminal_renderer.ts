@@ -128,6 +128,8 @@ export class TerminalRenderer implements Renderer {
   #front: Screen | null = null;
   #back: Screen;
   #app: TerminalApp | null = null;
+  /** The last frame's source, for `paint()`. */
+  #source: RenderSource | null = null;
   #log: TerminalLog | null = null;
   #started = false;
   #closed = false;
@@ -215,6 +217,7 @@ export class TerminalRenderer implements Renderer {
 
   /** Draws a frame: paints it, then writes the cells that changed. */
   render(source: RenderSource): void {
+    this.#source = source;
     if (!this.#started || this.#closed || this.#suspended) return;
     const screen = this.#back;
     screen.clear();
@@ -228,6 +231,19 @@ export class TerminalRenderer implements Renderer {
     this.#back = this.#front ?? new Screen(this.#columns, this.#rows);
     this.#front = screen;
     if (changes !== "") this.#io.write(BEGIN_FRAME + changes + END_FRAME);
+  }
+
+  /**
+   * The last frame painted now into a screen of the app's part of the window (the status
+   * line left out), in the app's theme at `depth`: what a screenshot draws.
+   *
+   * @ignore
+   */
+  paint(depth: ColourDepth = "truecolor"): Screen {
+    const { width, height } = this.size();
+    const screen = new Screen(width, height);
+    if (this.#source !== null) paintFrame(screen, this.#source, this.#source.theme, depth);
+    return screen;
   }
 
   #paintStatus(

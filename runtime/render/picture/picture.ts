@@ -1,0 +1,305 @@
+/**
+ * Screenshots from an app's own cells: the screen the terminal's paint code fills (each
+ * cell's grapheme and look) drawn as pixels, in the theme's colours, with Unifont's bitmap
+ * glyphs (`glyphs.ts`), and encoded as a PNG (`png.ts`). A cell is 8×16 pixels, a wide
+ * character's two cells 16×16; `scale` repeats each pixel.
+ *
+ * Looks: bold draws each glyph pixel twice (one to the right), as terminals do for a font
+ * without a bold face; dim mixes the text colour half way to the background; italic slants
+ * the upper rows one pixel right; underline and strikethrough are lines across the cell;
+ * inverse swaps the two colours. The terminal's default colours, which a theme leaves to
+ * the terminal, are a dark or a light pair chosen by the theme's `surface` colour.
+ *
+ * A character the font has no glyph for is drawn as a hollow box the size of its cells:
+ * visible, never an error.
+ *
+ * @module
+ */
+
+import type { Theme } from "../../ui/theme.ts";
+import { codeRgb, colourCode } from "../terminal/colour.ts";
+import { ATTRIBUTE } from "../terminal/palette.ts";
+import type { Screen } from "../terminal/screen.ts";
+import { CELL_WIDTH, type Glyph, GLYPH_HEIGHT, type GlyphSet, loadGlyphs } from "./glyphs.ts";
+import { encodePng, type IndexedPixels } from "./png.ts";
+
+/** The largest `scale` a screenshot takes. */
+export const MAX_SCALE = 3;
+
+/** What a screenshot may be asked for. */
+export interface ScreenshotOptions {
+  /** How many pixels each glyph pixel becomes across and down: 1 (the default) to 3. */
+  scale?: number;
+}
+
+/** A screenshot: the PNG, its size, and its pixels to read back. */
+export interface Screenshot {
+  /** The PNG file. */
+  readonly png: Uint8Array;
+  /** The width in pixels: columns × 8 × scale. */
+  readonly width: number;
+  /** The height in pixels: rows × 16 × scale. */
+  readonly height: number;
+  /** The window's width in cells. */
+  readonly columns: number;
+  /** The window's height in cells. */
+  readonly rows: number;
+  /** How many pixels each glyph pixel became across and down. */
+  readonly scale: number;
+  /** The colour of pixel (x, y) as `#rrggbb`; throws RangeError outside the picture. */
+  pixel(x: number, y: number): string;
+}
+
+/** The terminal's own text and background colours, as a picture shows them. */
+export interface DefaultColours {
+  /** The text colour, 0xRRGGBB. */
+  fg: number;
+  /** The background colour, 0xRRGGBB. */
+  bg: number;
+}
+
+const DARK_DEFAULTS: DefaultColours = { fg: 0xd0d0d0, bg: 0x121212 };
+const LIGHT_DEFAULTS: DefaultColours = { fg: 0x1c1c1c, bg: 0xffffff };
+
+function luminance(rgb: number): number {
+  return 0.2126 * (rgb >> 16) + 0.7152 * ((rgb >> 8) & 0xff) + 0.0722 * (rgb & 0xff);
+}
+
+/**
+ * The colours a picture gives the terminal's default text and background: the theme's own
+ * `text` and `background` when they are colours, else a light pair when the theme's
+ * `surface` is light and a dark pair otherwise.
+ */
+export function defaultColours(theme: Theme): DefaultColours {
+  const surface = codeRgb(colourCode(theme.colours.surface));
+  const base = surface !== null && luminance(surface) > 128 ? LIGHT_DEFAULTS : DARK_DEFAULTS;
+  return {
+    fg: codeRgb(colourCode(theme.colours.text)) ?? base.fg,
+    bg: codeRgb(colourCode(theme.colours.background)) ?? base.bg,
+  };
+}
+
+/** The scale asked for, checked. */
+export function checkScale(scale: unknown): number {
+  if (scale === undefined) return 1;
+  if (typeof scale !== "number" || !Number.isInteger(scale) || scale < 1 || scale > MAX_SCALE) {
+    throw new TypeError(`scale must be a whole number from 1 to ${MAX_SCALE}`);
+  }
+  return scale;
+}
+
+/** A cell's look, resolved to colour indices and attribute bits. */
+interface CellLook {
+  fg: number;
+  bg: number;
+  attributes: number;
+}
+
+function mix(a: number, b: number): number {
+  const half = (shift: number) => ((((a >> shift) & 0xff) + ((b >> shift) & 0xff)) >> 1) << shift;
+  return half(16) | half(8) | half(0);
+}
+
+/** Draws cells into colour indices, at scale 1. */
+class CellPainter {
+  readonly width: number;
+  readonly height: number;
+  readonly indices: Uint16Array;
+  readonly colours: number[] = [];
+  readonly #colourIndex = new Map<number, number>();
+  readonly #looks = new Map<number, CellLook>();
+  readonly #screen: Screen;
+  readonly #defaults: DefaultColours;
+  readonly #glyphs: GlyphSet;
+
+  constructor(screen: Screen, defaults: DefaultColours, glyphs: GlyphSet) {
+    this.#screen = screen;
+    this.#defaults = defaults;
+    this.#glyphs = glyphs;
+    this.width = screen.width * CELL_WIDTH;
+    this.height = screen.height * GLYPH_HEIGHT;
+    this.indices = new Uint16Array(this.width * this.height);
+  }
+
+  #colour(rgb: number): number {
+    let index = this.#colourIndex.get(rgb);
+    if (index === undefined) {
+      index = this.colours.length;
+      this.colours.push(rgb);
+      this.#colourIndex.set(rgb, index);
+    }
+    return index;
+  }
+
+  #look(style: number): CellLook {
+    let look = this.#looks.get(style);
+    if (look === undefined) {
+      const parts = this.#screen.palette.parts(style);
+      let fg = codeRgb(parts.fg) ?? this.#defaults.fg;
+      let bg = codeRgb(parts.bg) ?? this.#defaults.bg;
+      if (parts.attributes & ATTRIBUTE.inverse) [fg, bg] = [bg, fg];
+      if (parts.attributes & ATTRIBUTE.dim) fg = mix(fg, bg);
+      look = { fg: this.#colour(fg), bg: this.#colour(bg), attributes: parts.attributes };
+      this.#looks.set(style, look);
+    }
+    return look;
+  }
+
+  paint(): void {
+    const { width: columns, height: rows, chars, styles } = this.#screen;
+    for (let row = 0; row < rows; row++) {
+      for (let column = 0; column < columns; column++) {
+        const index = row * columns + column;
+        const char = chars[index]!;
+        if (char === "") continue; // the right half of a wide character: drawn with it
+        const cells = column + 1 < columns && chars[index + 1] === "" ? 2 : 1;
+        this.#cell(column, row, cells, char, this.#look(styles[index]!));
+      }
+    }
+  }
+
+  #cell(column: number, row: number, cells: number, char: string, look: CellLook): void {
+    const left = column * CELL_WIDTH;
+    const top = row * GLYPH_HEIGHT;
+    const span = cells * CELL_WIDTH;
+    const { indices, width } = this;
+    for (let y = 0; y < GLYPH_HEIGHT; y++) {
+      indices.fill(look.bg, (top + y) * width + left, (top + y) * width + left + span);
+    }
+    if (char !== " ") this.#glyph(left, top, span, char, look);
+    const line = (y: number) =>
+      indices.fill(look.fg, (top + y) * width + left, (top + y) * width + left + span);
+    if (look.attributes & ATTRIBUTE.underline) line(GLYPH_HEIGHT - 1);
+    if (look.attributes & ATTRIBUTE.strikethrough) line(8);
+  }
+
+  #glyph(left: number, top: number, span: number, char: string, look: CellLook): void {
+    let base: Glyph | null = null;
+    const marks: Glyph[] = [];
+    for (const symbol of char) {
+      const codePoint = symbol.codePointAt(0)!;
+      if (codePoint === 0x200d) break; // a joined sequence: its first picture stands for it
+      if (codePoint >= 0xfe00 && codePoint <= 0xfe0f) continue; // variation selectors
+      const glyph = this.#glyphs.glyph(codePoint);
+      if (glyph === null) {
+        if (base === null) break;
+        continue;
+      }
+      if (base === null) base = glyph;
+      else if (glyph.combining) marks.push(glyph);
+    }
+    if (base === null) return this.#placeholder(left, top, span, look);
+    const bold = (look.attributes & ATTRIBUTE.bold) !== 0;
+    const italic = (look.attributes & ATTRIBUTE.italic) !== 0;
+    for (const glyph of [base, ...marks]) this.#bits(left, top, span, glyph, look.fg, bold, italic);
+  }
+
+  /** Sets the glyph's pixels in colour `fg`, fitted to `span` pixels across. */
+  #bits(
+    left: number,
+    top: number,
+    span: number,
+    glyph: Glyph,
+    fg: number,
+    bold: boolean,
+    italic: boolean,
+  ): void {
+    const { indices, width } = this;
+    const rowBytes = glyph.width / 8;
+    // A glyph wider than its cells is squeezed (two pixels become one); a narrower one is
+    // centred.
+    const squeeze = glyph.width > span;
+    const offset = glyph.width < span ? (span - glyph.width) >> 1 : 0;
+    for (let y = 0; y < GLYPH_HEIGHT; y++) {
+      let bits = glyph.bits[y * rowBytes]! << 8 |
+        (rowBytes === 2 ? glyph.bits[y * rowBytes + 1]! : 0);
+      if (bits === 0) continue;
+      if (squeeze) {
+        let squeezed = 0;
+        for (let x = 0; x < 8; x++) if (bits & (0xc000 >> (2 * x))) squeezed |= 0x8000 >> x;
+        bits = squeezed;
+      }
+      const drawn = squeeze ? 8 : glyph.width;
+      if (bold) bits |= bits >> 1;
+      const slant = italic && y < 7 ? 1 : 0;
+      const rowStart = (top + y) * width + left;
+      for (let x = 0; x < drawn + 1; x++) {
+        if (!(bits & (0x8000 >> x))) continue;
+        const at = offset + x + slant;
+        if (at < span) indices[rowStart + at] = fg;
+      }
+    }
+  }
+
+  /** A hollow box inside the cells: the mark of a character the font has no glyph for. */
+  #placeholder(left: number, top: number, span: number, look: CellLook): void {
+    const { indices, width } = this;
+    const right = left + span - 2;
+    for (let y = top + 2; y < top + GLYPH_HEIGHT - 2; y++) {
+      const edge = y === top + 2 || y === top + GLYPH_HEIGHT - 3;
+      if (edge) indices.fill(look.fg, y * width + left + 1, y * width + right + 1);
+      else {
+        indices[y * width + left + 1] = look.fg;
+        indices[y * width + right] = look.fg;
+      }
+    }
+  }
+}
+
+/** `pixels` with each pixel repeated `scale` times across and down. */
+function scaled(pixels: IndexedPixels, scale: number): IndexedPixels {
+  if (scale === 1) return pixels;
+  const width = pixels.width * scale;
+  const height = pixels.height * scale;
+  const indices = new Uint16Array(width * height);
+  for (let y = 0; y < pixels.height; y++) {
+    const from = y * pixels.width;
+    const to = y * scale * width;
+    for (let x = 0; x < pixels.width; x++) {
+      indices.fill(pixels.indices[from + x]!, to + x * scale, to + (x + 1) * scale);
+    }
+    for (let copy = 1; copy < scale; copy++) {
+      indices.copyWithin(to + copy * width, to, to + width);
+    }
+  }
+  return { width, height, indices, colours: pixels.colours };
+}
+
+/**
+ * A screenshot of `screen`'s cells (as the terminal's paint code left them, at 24-bit colour)
+ * drawn in `theme`'s colours.
+ */
+export async function screenshotOf(
+  screen: Screen,
+  theme: Theme,
+  options: ScreenshotOptions = {},
+): Promise<Screenshot> {
+  const scale = checkScale(options.scale);
+  if (screen.width < 1 || screen.height < 1) {
+    throw new RangeError("a window of no cells has no picture");
+  }
+  const painter = new CellPainter(screen, defaultColours(theme), await loadGlyphs());
+  painter.paint();
+  const pixels = scaled(painter, scale);
+  const png = await encodePng(pixels);
+  const hex = (rgb: number) => `#${rgb.toString(16).padStart(6, "0")}`;
+  return {
+    png,
+    width: pixels.width,
+    height: pixels.height,
+    columns: screen.width,
+    rows: screen.height,
+    scale,
+    pixel(x: number, y: number): string {
+      if (
+        !Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= pixels.width ||
+        y >= pixels.height
+      ) {
+        throw new RangeError(
+          `pixel (${x}, ${y}) is outside the ${pixels.width}×${pixels.height} picture`,
+        );
+      }
+      return hex(pixels.colours[pixels.indices[y * pixels.width + x]!]!);
+    },
+  };
+}
