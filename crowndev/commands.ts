@@ -1,5 +1,5 @@
 /**
- * The `crowndev` commands: `apps`, `tree`, `inspect`, `act`, `wait` and `watch`, each over
+ * The `crowndev` commands: `apps`, `tree`, `inspect`, `act`, `wait`, `watch` and `screenshot`, each over
  * the same client pieces `crownmcp` uses (discovery, the socket transport, the token line).
  *
  * @module
@@ -160,15 +160,12 @@ function resultText(result: CallToolResult): string {
   return first !== undefined && first.type === "text" ? first.text : "";
 }
 
-/**
- * Calls a tool; a tool error ends the command (exit 1); the answer is read back into its
- * fields (`readAnswer`): the revision, and the JSON's fields or the text.
- */
-async function call(
+/** Calls a tool and returns its result as it came; a tool error ends the command (exit 1). */
+async function callForResult(
   session: AppSession,
   name: string,
   args: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
+): Promise<CallToolResult> {
   let result: CallToolResult;
   try {
     result = await session.client.callTool({ name, arguments: args }, undefined, {
@@ -178,9 +175,20 @@ async function call(
     if (timedOut(error)) throw noAnswer(session.app, session.timeoutMs, name);
     throw new CliError(EXIT.connection, `${name} failed: ${(error as Error).message}`);
   }
-  const text = resultText(result);
-  if (result.isError) throw new CliError(EXIT.toolError, text);
-  return readAnswer(text);
+  if (result.isError) throw new CliError(EXIT.toolError, resultText(result));
+  return result;
+}
+
+/**
+ * Calls a tool; a tool error ends the command (exit 1); the answer is read back into its
+ * fields (`readAnswer`): the revision, and the JSON's fields or the text.
+ */
+async function call(
+  session: AppSession,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  return readAnswer(resultText(await callForResult(session, name, args)));
 }
 
 /** `ui_tree`'s answer: the tree, or with `since` the changes. */
@@ -260,6 +268,54 @@ export async function inspectCommand(
     context.out(JSON.stringify(await call(session, "inspect_snapshot", {}), null, 2));
     return EXIT.ok;
   });
+}
+
+/**
+ * `screenshot`: asks the app for `ui_screenshot` and writes the PNG to `file` (`-`: standard
+ * output, the summary then going to standard error).
+ */
+export async function screenshotCommand(
+  context: CommandContext,
+  wanted: string | undefined,
+  file: string,
+  scale: number | undefined,
+): Promise<number> {
+  return await withApp(context, wanted, async (session) => {
+    const result = await callForResult(
+      session,
+      "ui_screenshot",
+      scale === undefined ? {} : { scale },
+    );
+    const image = result.content.find((content) => content.type === "image");
+    if (image === undefined || image.type !== "image" || image.mimeType !== "image/png") {
+      throw new CliError(
+        EXIT.connection,
+        `${session.app.app} answered ui_screenshot without a PNG`,
+      );
+    }
+    const png = Uint8Array.from(atob(image.data), (char) => char.charCodeAt(0));
+    const text = result.content.find((content) => content.type === "text");
+    const about = text?.type === "text" ? readAnswer(text.text) : {};
+    const written = file === "-" ? "standard output" : file;
+    if (file === "-") await writeAll(Deno.stdout, png);
+    else await Deno.writeFile(file, png);
+    const summary = { file: written, bytes: png.length, ...about };
+    const line = context.json
+      ? JSON.stringify(summary)
+      : `wrote ${written}: ${
+        about.width === undefined ? "" : `${about.width}×${about.height} pixels, `
+      }${(png.length / 1024).toFixed(1)} KB, revision ${about.revision}${
+        about.source === "compositor" ? ", from the compositor" : ""
+      }`;
+    if (file === "-") context.warn(line);
+    else context.out(line);
+    return EXIT.ok;
+  });
+}
+
+async function writeAll(to: { write(bytes: Uint8Array): Promise<number> }, bytes: Uint8Array) {
+  let at = 0;
+  while (at < bytes.length) at += await to.write(bytes.subarray(at));
 }
 
 /** One node `ui_query` or `ui_wait` found. */

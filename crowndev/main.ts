@@ -13,6 +13,7 @@ import {
   appsCommand,
   type CommandContext,
   inspectCommand,
+  screenshotCommand,
   treeCommand,
   waitCommand,
   watchCommand,
@@ -27,6 +28,7 @@ import {
   waitArguments,
 } from "./parse.ts";
 import { DEFAULT_WAIT_MS } from "../runtime/agent/tree_watch.ts";
+import { MAX_SCALE } from "../runtime/render/picture/scale.ts";
 
 /** How long crowndev waits for an app to connect and to answer a request, by default (ms). */
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -62,6 +64,7 @@ Commands:
   act [app] <query> <action>   find exactly one node, then act on it at the revision read
   wait [app] <query>           wait until a node matches (or, with --gone, none does)
   watch [app]                  print the tree again whenever it changes, until Ctrl+C
+  screenshot [app] -o FILE     save a PNG of the app's window
   help [command]               show help for a command
 
 [app] is a name (counter) or a name-pid (counter-4242); leave it out while exactly one
@@ -161,6 +164,21 @@ Example:
   crowndev wait notes 'role=dialog,name=Settings' --gone --timeout 10000
 
 ${EXIT_CODES}`,
+  screenshot: `Usage: crowndev screenshot [app] -o FILE.png [--scale N] [--json]
+
+Saves a PNG of the app's window (ui_screenshot): the compositor's picture when it offers
+one, else the app's own cells drawn in its theme's colours, 8×16 pixels a cell. Prints the
+file, its size in pixels and bytes, and the revision it shows.
+
+  -o, --output FILE   where to write the PNG; - for standard output (the summary then
+                      goes to standard error)
+  --scale N           1 to 3: each pixel drawn N×N (pictures of cells only; default 1)
+
+Example:
+  crowndev screenshot notes -o notes.png
+  crowndev screenshot --scale 2 -o - | display
+
+${EXIT_CODES}`,
   watch: `Usage: crowndev watch [app] [--json]
 
 Prints the tree, then prints it again each time it changes (the app tells crowndev; nothing
@@ -199,6 +217,9 @@ export async function main(args: string[]): Promise<number> {
         "max-bytes": { type: "string" },
         // act
         confirm: { type: "boolean" },
+        // screenshot
+        output: { type: "string", short: "o" },
+        scale: { type: "string" },
         // wait
         state: { type: "string" },
         gone: { type: "boolean" },
@@ -269,6 +290,7 @@ export async function main(args: string[]): Promise<number> {
     flagsOnly("tree", ["root", "depth", "from", "visible", "since", "max-bytes"]);
     flagsOnly("wait", ["state", "gone"]);
     flagsOnly("act", ["confirm"]);
+    flagsOnly("screenshot", ["output", "scale"]);
     if (command !== "wait" && values.timeout !== undefined) {
       context.timeoutMs = parseWhole("--timeout", values.timeout, 1, MAX_TIMEOUT_MS);
     }
@@ -317,6 +339,18 @@ export async function main(args: string[]): Promise<number> {
           WAIT_GRACE_MS;
         return await waitCommand(context, app, args);
       }
+      case "screenshot": {
+        arity(0, 1);
+        if (values.output === undefined || values.output === "") {
+          throw new UsageError(
+            `crowndev screenshot needs -o FILE.png (- for standard output)\n\n${COMMAND_HELP.screenshot}`,
+          );
+        }
+        const scale = values.scale === undefined
+          ? undefined
+          : parseWhole("--scale", values.scale, 1, MAX_SCALE);
+        return await screenshotCommand(context, rest[0], values.output, scale);
+      }
       case "watch": {
         arity(0, 1);
         const stop = Promise.withResolvers<void>();
@@ -332,7 +366,7 @@ export async function main(args: string[]): Promise<number> {
         throw new UsageError(
           `unknown command ${
             JSON.stringify(command)
-          }; commands: apps, tree, inspect, act, wait, watch`,
+          }; commands: apps, tree, inspect, act, wait, watch, screenshot`,
         );
     }
   } catch (error) {

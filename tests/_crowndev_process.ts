@@ -71,19 +71,7 @@ function spawnCrowndev(env: Record<string, string>, args: string[]): Deno.ChildP
  * sequence, whatever the command.
  */
 export async function crowndev(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  const child = spawnCrowndev(env, args);
-  let output: Deno.CommandOutput;
-  try {
-    output = await withTimeout(child.output(), PROCESS_TIMEOUT_MS, `crowndev ${args.join(" ")}`);
-  } catch (error) {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // It ended meanwhile.
-    }
-    await child.status;
-    throw error;
-  }
+  const output = await crowndevOutput(env, args);
   const run = {
     code: output.code,
     stdout: new TextDecoder().decode(output.stdout),
@@ -93,6 +81,25 @@ export async function crowndev(env: Record<string, string>, ...args: string[]): 
   assert.ok(!run.stdout.includes(ESCAPE), `escape sequence on a piped stdout: ${shown}`);
   assert.ok(!run.stderr.includes(ESCAPE), `escape sequence on a piped stderr: ${shown}`);
   return run;
+}
+
+/** Runs crowndev to its end (bounded) and returns its output as it came, bytes and all. */
+export async function crowndevOutput(
+  env: Record<string, string>,
+  args: string[],
+): Promise<Deno.CommandOutput> {
+  const child = spawnCrowndev(env, args);
+  try {
+    return await withTimeout(child.output(), PROCESS_TIMEOUT_MS, `crowndev ${args.join(" ")}`);
+  } catch (error) {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // It ended meanwhile.
+    }
+    await child.status;
+    throw error;
+  }
 }
 
 /** Asserts a successful run: exit 0, nothing on standard error. */

@@ -28,7 +28,7 @@ import { SocketDirectoryError, socketPathFor } from "../runtime/agent/socket_dir
 import { confirmMessage } from "../runtime/ui/tool_call.ts";
 import { RESOURCE_DATA_NOTE, UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
 import { markedContent, receiptOf } from "./_marked.ts";
-import { decode } from "fast-png";
+import { decode } from "npm:fast-png@8.0.0";
 import { treeToJson } from "../runtime/semantics/mod.ts";
 import { render, type TestApp } from "../runtime/testing.ts";
 import {

@@ -14,6 +14,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { decode } from "npm:fast-png@8.0.0";
 import denoJson from "../deno.json" with { type: "json" };
 import { getuid } from "../ffi/mod.ts";
 import { exists, runtimeDir, startApp } from "./_app_process.ts";
@@ -21,6 +22,7 @@ import {
   assertFails,
   assertOk,
   crowndev,
+  crowndevOutput,
   ESCAPE,
   inScene,
   literal,
@@ -67,6 +69,7 @@ Deno.test("crowndev without a running app", async (t) => {
             "act",
             "wait [app]",
             "watch [app]",
+            "screenshot [app] -o FILE",
           ]
         ) {
           assert.ok(run.stdout.includes(`  ${command}`), `no ${command} in:\n${run.stdout}`);
@@ -101,7 +104,7 @@ Deno.test("crowndev without a running app", async (t) => {
     });
 
     await t.step("help <command> prints that command's usage", async () => {
-      for (const command of ["apps", "tree", "inspect", "wait", "watch"]) {
+      for (const command of ["apps", "tree", "inspect", "wait", "watch", "screenshot"]) {
         const run = await scene.run("help", command);
         assertOk(run);
         assert.match(run.stdout, new RegExp(`^Usage: crowndev ${command}`));
@@ -160,6 +163,10 @@ Deno.test("crowndev without a running app", async (t) => {
         [["wait", "#1,state=modal", "--state", "enabled"], /the state is given twice/],
         [["act", "#1", "click", "--gone"], /--gone works only with crowndev wait/],
         [["wait", "#1", "--depth", "1"], /--depth works only with crowndev tree/],
+        [["screenshot"], /crowndev screenshot needs -o FILE.png/],
+        [["screenshot", "-o", "x.png", "--scale", "4"], /--scale takes a whole number from 1 to 3/],
+        [["tree", "-o", "x.png"], /--output works only with crowndev screenshot/],
+        [["screenshot", "a", "b", "-o", "x.png"], /wrong number of arguments for screenshot/],
       ];
       const runs = await Promise.all(cases.map(([args]) => scene.run(...args)));
       runs.forEach((run, index) => {
@@ -244,6 +251,40 @@ Deno.test("crowndev drives the counter example", async (t) => {
       assert.equal(snapshot.tree.role, "window");
       assert.equal(snapshot.tree.name, "Counter");
       assert.ok(run.stdout.includes(`"count"`), "the snapshot shows the count signal");
+    });
+
+    await t.step("screenshot -o writes the app's PNG and says what it is", async () => {
+      const dir = await Deno.makeTempDir({ prefix: "crowndev-shot-" });
+      try {
+        const file = join(dir, "counter.png");
+        const [text, json, piped] = await Promise.all([
+          scene.run("screenshot", "-o", file),
+          scene.run("screenshot", counter.app, "--output", `${file}.2`, "--scale", "2", "--json"),
+          crowndevOutput({ XDG_RUNTIME_DIR: scene.runtimeDir }, ["screenshot", "-o", "-"]),
+        ]);
+        assertOk(text);
+        assert.match(
+          text.stdout,
+          /^wrote .*counter\.png: \d+×\d+ pixels, [\d.]+ KB, revision \d+\n$/,
+        );
+        const png = decode(await Deno.readFile(file));
+        const [, width, height] = /: (\d+)×(\d+) pixels/.exec(text.stdout)!;
+        assert.deepEqual([png.width, png.height], [Number(width), Number(height)]);
+        assert.equal(png.width % 8, 0);
+        assertOk(json);
+        const summary = JSON.parse(json.stdout);
+        assert.equal(summary.source, "cells");
+        assert.equal(summary.scale, 2);
+        assert.deepEqual([summary.width, summary.height], [png.width * 2, png.height * 2]);
+        assert.equal(summary.bytes, (await Deno.stat(`${file}.2`)).size);
+        // -o -: the PNG on stdout, the summary on stderr.
+        const stderr = new TextDecoder().decode(piped.stderr);
+        assert.equal(piped.code, 0, stderr);
+        assert.equal(decode(piped.stdout).width, png.width);
+        assert.match(stderr, /wrote standard output: /);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
     });
 
     await t.step("act clicks +1, and tree shows the count went up", async () => {

@@ -12,7 +12,7 @@
  */
 
 import { markedContent, receiptOf } from "./_marked.ts";
-import { decode } from "fast-png";
+import { decode } from "npm:fast-png@8.0.0";
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { decode } from "fast-png";
+import { decode } from "npm:fast-png@8.0.0";
 import {
   bind,
   button,

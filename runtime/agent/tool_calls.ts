@@ -19,7 +19,7 @@ import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import { BUILTIN_TOOL_NAMES } from "./tool_defs.ts";
 import { appJson, HEADER_BYTES, untrustedText } from "./untrusted.ts";
 import { confirmMessage, type ToolProgress } from "../ui/tool_call.ts";
-import { checkScale } from "../render/picture/picture.ts";
+import { checkScale } from "../render/picture/scale.ts";
 import { screenshotResult } from "./screenshots.ts";
 
 /** A tool result carrying one text. */

@@ -13,7 +13,6 @@ import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import type { ToolInfo } from "./host.ts";
 import type { Tool } from "./sdk.ts";
 import { UNTRUSTED_MARKER } from "./untrusted.ts";
-import { MAX_SCALE } from "../render/picture/picture.ts";
 
 /**
  * The schema of a query's arguments, with `extra` properties. Roles and states are not listed:
@@ -101,11 +100,10 @@ export const BUILTIN_TOOLS: Tool[] = [
   },
   {
     name: BUILTIN_TOOL.screenshot,
-    description: "The window as a PNG (a cell is 8×16 px × scale) and its revision.",
-    inputSchema: {
-      type: "object",
-      properties: { scale: { type: "integer", minimum: 1, maximum: MAX_SCALE } },
-    },
+    // The bound (1 to 3, scale.ts) is checked by the server, whose refusal names it: tools/list
+    // stays short.
+    description: "The window as PNG",
+    inputSchema: { type: "object", properties: { scale: { type: "integer" } } },
     annotations: { readOnlyHint: true },
   },
   {

@@ -379,7 +379,11 @@ Deno.test("compositor attack: screenshot data that is not a PNG is an error, not
       // A real PNG still comes through, and the app is otherwise unharmed.
       answer = TINY_PNG;
       const good = await client.callTool({ name: "ui_screenshot", arguments: {} });
-      assert.deepEqual(good.content, [{ type: "image", data: TINY_PNG, mimeType: "image/png" }]);
+      assert.deepEqual((good.content as unknown[])[0], {
+        type: "image",
+        data: TINY_PNG,
+        mimeType: "image/png",
+      });
       const counted = await callTool(client, "ui_tree");
       assert.equal(counted.isError, false);
     });

@@ -22,9 +22,9 @@ import { ATTRIBUTE } from "../terminal/palette.ts";
 import type { Screen } from "../terminal/screen.ts";
 import { CELL_WIDTH, type Glyph, GLYPH_HEIGHT, type GlyphSet, loadGlyphs } from "./glyphs.ts";
 import { encodePng, type IndexedPixels } from "./png.ts";
+import { checkScale } from "./scale.ts";
 
-/** The largest `scale` a screenshot takes. */
-export const MAX_SCALE = 3;
+export { checkScale, MAX_SCALE } from "./scale.ts";
 
 /** What a screenshot may be asked for. */
 export interface ScreenshotOptions {
@@ -77,15 +77,6 @@ export function defaultColours(theme: Theme): DefaultColours {
     fg: codeRgb(colourCode(theme.colours.text)) ?? base.fg,
     bg: codeRgb(colourCode(theme.colours.background)) ?? base.bg,
   };
-}
-
-/** The scale asked for, checked. */
-export function checkScale(scale: unknown): number {
-  if (scale === undefined) return 1;
-  if (typeof scale !== "number" || !Number.isInteger(scale) || scale < 1 || scale > MAX_SCALE) {
-    throw new TypeError(`scale must be a whole number from 1 to ${MAX_SCALE}`);
-  }
-  return scale;
 }
 
 /** A cell's look, resolved to colour indices and attribute bits. */
