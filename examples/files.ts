@@ -1,8 +1,9 @@
 /**
  * Files: a file viewer, built the way the README tells an app author to build. A directory's
- * entries in a list with a filter field above it, and the selected file's first lines beside
- * it; keyboard only: type to filter, Tab to the list, the arrows (PageUp/PageDown, Home/End,
- * type-ahead) to move, Enter to open a directory, Backspace in the list to go up. Agents get
+ * entries in a table (Name, Size, Modified) with a filter field above it, and the selected
+ * file's first lines beside it; keyboard only: type to filter, Tab to the table, the arrows
+ * (PageUp/PageDown, Home/End, type-ahead) to move, Enter to open a directory, Backspace in the
+ * table to go up, ArrowUp from the first row to the headers, where Enter sorts. Agents get
  * the same through the tree and two tools, `list_entries` and `open_path`.
  *
  * Run it: `deno task files` (the current directory) or `deno task files -- DIR`.
@@ -24,7 +25,7 @@ import {
   scrollView,
   show,
   type Signal,
-  span,
+  table,
   text,
   textField,
   widget,
@@ -38,6 +39,8 @@ export interface Entry {
   directory: boolean;
   /** Its size in bytes (0 for a directory). */
   size: number;
+  /** When it was last changed, as `YYYY-MM-DD`; empty when not known. */
+  modified: string;
 }
 
 /** How much of a file the preview reads, and how many of its lines it shows. */
@@ -49,23 +52,25 @@ export async function readEntries(path: string): Promise<Entry[]> {
   const entries: Entry[] = [];
   for await (const entry of Deno.readDir(path)) {
     let size = 0;
-    if (entry.isFile) {
-      try {
-        size = (await Deno.stat(`${path}/${entry.name}`)).size;
-      } catch {
-        size = 0; // gone meanwhile, or not ours to read: listed all the same
-      }
+    let modified = "";
+    try {
+      const info = await Deno.stat(`${path}/${entry.name}`);
+      if (entry.isFile) size = info.size;
+      modified = info.mtime?.toISOString().slice(0, 10) ?? "";
+    } catch {
+      // Gone meanwhile, or not ours to read: listed all the same.
     }
     entries.push({
       name: entry.isDirectory ? `${entry.name}/` : entry.name,
       directory: entry.isDirectory,
       size,
+      modified,
     });
   }
   entries.sort((a, b) =>
     a.directory === b.directory ? a.name.localeCompare(b.name) : a.directory ? -1 : 1
   );
-  if (path !== "/") entries.unshift({ name: "../", directory: true, size: 0 });
+  if (path !== "/") entries.unshift({ name: "../", directory: true, size: 0, modified: "" });
   return entries;
 }
 
@@ -188,18 +193,25 @@ export function filesApp(start: string) {
       },
     });
 
-    const entryList = list(
-      shown,
-      (entry) =>
-        entry.directory
-          ? text([span(entry.name, { fg: "accent", bold: true })])
-          : row(text(entry.name), text(sizeText(entry.size)).style({ fg: "muted" })),
-      (entry) => entry.name,
-    )
-      .rowLabel((entry) => entry.name)
+    const entryTable = table({
+      label: "Entries",
+      columns: [
+        { header: "Name", cell: (entry: Entry) => entry.name, grow: 1 },
+        {
+          header: "Size",
+          cell: (entry) => entry.directory ? "" : sizeText(entry.size),
+          width: 8,
+          align: "right",
+          sort: (a, b) => a.size - b.size,
+        },
+        { header: "Modified", cell: (entry) => entry.modified, width: 10 },
+      ],
+      rows: shown,
+      key: (entry) => entry.name,
+    })
       .selection(selected)
       .onActivate((entry) => enter(entry))
-      .label("Entries");
+      .width(48);
 
     return column(
       heading(bind(() => `Files — ${path.get()}`)),
@@ -210,17 +222,17 @@ export function filesApp(start: string) {
       ),
       show(bind(() => problem.get() !== ""), () => text(problem).style({ fg: "error" })),
       row(
-        // Backspace anywhere in the list goes up: keys a row leaves reach the list's parents.
+        // Backspace in the table goes up: keys the table leaves reach its parents.
         widget({
           onKey: (keybind) => {
             if (keybind.key !== "Backspace" || keybind.ctrl || keybind.alt) return false;
             void open(parentOf(path.get()));
             return true;
           },
-        }, scrollView(entryList)).width(40),
+        }, entryTable),
         scrollView(previewLines(preview)).label("Preview"),
       ),
-      text("Tab: filter/list · ↑↓ PgUp PgDn: move · Enter: open · Ctrl+C: quit")
+      text("Tab: filter/table · ↑↓ PgUp PgDn: move · Enter: open · Ctrl+C: quit")
         .style({ fg: "muted" }),
     );
   });
@@ -235,9 +247,10 @@ function previewLines(preview: Signal<string[]>) {
 const USAGE = `Usage: deno task files [-- DIR]
 
 A file viewer: the entries of DIR (the current directory by default) with a filter, and the
-selected file's first lines beside them. Tab moves between the filter and the list; the arrows,
-PageUp/PageDown, Home/End and typed letters move in the list; Enter opens a directory and
-Backspace goes up; Ctrl+C quits.`;
+selected file's first lines beside them. Tab moves between the filter and the table; the arrows,
+PageUp/PageDown, Home/End and typed letters move in the table; Enter opens a directory and
+Backspace goes up; ArrowUp from the first row reaches the headers, where Enter sorts; Ctrl+C
+quits.`;
 
 if (import.meta.main) {
   const { positionals, values } = parseArgs({

@@ -25,11 +25,43 @@ import {
   select,
   spinner,
   tab,
+  table,
   tabs,
   text,
   textArea,
   toggleSwitch,
+  treeView,
 } from "../runtime/mod.ts";
+
+/** One row of the gallery's table "Files". */
+export interface GalleryFile {
+  /** The file's name. */
+  name: string;
+  /** Its size in KB. */
+  size: number;
+  /** When it was last changed, as YYYY-MM-DD. */
+  modified: string;
+}
+
+/** The table's 2,000 files, made up. */
+export const GALLERY_FILES: readonly GalleryFile[] = Array.from({ length: 2000 }, (_, index) => ({
+  name: `file-${String(index).padStart(4, "0")}.txt`,
+  size: (index * 37) % 4096,
+  modified: `2026-${String((index % 12) + 1).padStart(2, "0")}-${
+    String((index % 28) + 1).padStart(2, "0")
+  }`,
+}));
+
+/**
+ * The folders in `path` of the tree "Folders", made up: three in each, three levels deep. They
+ * come after 150 ms, as from a slow disk, so the item shows `⋯` (and `busy`) meanwhile.
+ */
+export function foldersIn(path: string): Promise<string[]> {
+  const names = ["drafts", "photos", "archive"];
+  return new Promise((resolve) =>
+    setTimeout(() => resolve(names.map((name) => `${path}/${name}`)), 150)
+  );
+}
 
 /** The gallery's root component. */
 export function galleryApp() {
@@ -83,8 +115,30 @@ export function galleryApp() {
         column(
           work,
           settings,
-          // GALLERY-SLOT: the table "Files" (2,000 rows: Name, Size, Modified) and the tree
-          // "Folders" (items load when expanded) go here, side by side in a row.
+          row(
+            table({
+              label: "Files",
+              columns: [
+                { header: "Name", cell: (file: GalleryFile) => file.name, grow: 1 },
+                {
+                  header: "Size",
+                  cell: (file: GalleryFile) => file.size,
+                  width: 6,
+                  align: "right",
+                },
+                { header: "Modified", cell: (file: GalleryFile) => file.modified },
+              ],
+              rows: GALLERY_FILES,
+              key: (file) => file.name,
+            }).grow(),
+            treeView({
+              label: "Folders",
+              items: ["home", "projects", "music"],
+              name: (path: string) => path.slice(path.lastIndexOf("/") + 1),
+              children: (path) => foldersIn(path),
+              hasChildren: (path) => path.split("/").length < 4,
+            }).width(24),
+          ).grow(),
         ).gap(1).grow(),
       ).grow(),
     );

@@ -48,6 +48,8 @@ export {
 } from "./ui/widgets/mod.ts";
 export { column, dialog, menu, menuItem, row, scrollView } from "./ui/widgets/mod.ts";
 export { list, type ListItems } from "./ui/widgets/mod.ts";
+export { table, type TableColumn, type TableOptions } from "./ui/widgets/mod.ts";
+export { type TreeChildren, treeView, type TreeViewOptions } from "./ui/widgets/mod.ts";
 export {
   type Choice,
   type ChoiceList,

@@ -44,10 +44,12 @@ export {
   SpinnerView,
   StackView,
   SwitchView,
+  TableView,
   TabsView,
   TextAreaView,
   TextFieldView,
   TextView,
+  TreeViewView,
 } from "./ui/widgets/mod.ts";
 export { ShowView } from "./ui/show.ts";
 export type { MountContext } from "./ui/view.ts";

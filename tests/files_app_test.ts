@@ -21,7 +21,7 @@ async function withTree(body: (app: TestApp, root: string) => Promise<void>): Pr
       await Deno.writeTextFile(`${root}/file-${String(index).padStart(2, "0")}.txt`, `${index}`);
     }
     await using app = await render(filesApp(root), { width: 100, height: 24 });
-    await waitFor(app, () => app.query({ role: "list_item", name: "notes.txt" }).length === 1);
+    await waitFor(app, () => app.query({ role: "row", text: "notes.txt" }).length === 1);
     await body(app, root);
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -45,8 +45,8 @@ Deno.test("files: the filter narrows the entries, and the count says how many", 
     await app.act(filter.id, { action: "type_text", text: "file-1" });
     assert.match(app.tree(), /text "10 of 34 entries"/);
     assert.deepEqual(
-      app.query({ role: "list_item", within: app.get({ role: "list", name: "Entries" }).id })
-        .map((m) => m.name).slice(0, 3),
+      app.query({ role: "row", within: app.get({ role: "table", name: "Entries" }).id })
+        .map((m) => m.name?.split(",")[0]).slice(1, 4), // after the header row
       ["file-10.txt", "file-11.txt", "file-12.txt"],
     );
   });
@@ -54,28 +54,29 @@ Deno.test("files: the filter narrows the entries, and the count says how many", 
 
 Deno.test("files: the selected file's first lines show beside the list; binaries say so", async () => {
   await withTree(async (app) => {
-    const entries = app.get({ role: "list", name: "Entries" }).id;
+    const entries = app.get({ role: "table", name: "Entries" }).id;
     await app.act(entries, { action: "select", option: "notes.txt" });
     await waitFor(app, () => app.query({ role: "text", name: "second line" }).length === 1);
     assert.ok(app.screen().find("first line"), app.screen().text);
     await app.act(entries, { action: "select", option: "image.bin" });
     await waitFor(app, () => app.query({ role: "list_item", text: "a binary file" }).length === 1);
+    assert.match(app.get({ role: "row", state: "selected" }).name!, /^image\.bin, 4 B, \d{4}-/);
   });
 });
 
 Deno.test("files: Enter opens a directory, Backspace goes up, keyboard only", async () => {
   await withTree(async (app, root) => {
     await app.press("Tab"); // nothing had focus: the filter
-    await app.press("Tab"); // and on into the list
+    await app.press("Tab"); // and on into the table
     await app.type("d"); // type-ahead: docs/
-    assert.equal(app.get({ state: "focused" }).name, "docs/");
+    assert.equal(app.get({ state: "focused" }).role, "table");
+    assert.match(app.get({ role: "row", state: "selected" }).name!, /^docs\/, , \d{4}-/);
     await app.press("Enter");
-    await waitFor(app, () => app.query({ role: "list_item", name: "guide.md" }).length === 1);
+    await waitFor(app, () => app.query({ role: "row", text: "guide.md" }).length === 1);
     assert.match(app.tree(), new RegExp(`heading "Files — ${root}/docs"`));
-    await app.press("Tab"); // back to the filter…
-    await app.press("Tab"); // …and into the list again
+    assert.equal(app.get({ state: "focused" }).role, "table", "the table keeps focus");
     await app.press("Backspace");
-    await waitFor(app, () => app.query({ role: "list_item", name: "notes.txt" }).length === 1);
+    await waitFor(app, () => app.query({ role: "row", text: "notes.txt" }).length === 1);
   });
 });
 

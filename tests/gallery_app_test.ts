@@ -27,6 +27,8 @@ const NAMED: readonly [role: string, name: string][] = [
   ["button", "Notify"],
   ["tab", "General"],
   ["tab", "Advanced"],
+  ["table", "Files"],
+  ["tree", "Folders"],
 ];
 
 Deno.test("gallery: every named widget is there, through the harness", async () => {
@@ -105,4 +107,22 @@ Deno.test("gallery: an agent finds every named widget and uses them through a re
   assert.match(notified, /\+ status "Hello from the gallery \(Red\)" #\d+ value="success"/);
   tree = (await readTree(client)).tree;
   assert.match(tree, /\n status "Hello from the gallery \(Red\)" #\d+ value="success"\n/);
+});
+
+Deno.test("gallery: the table Files has 2,000 rows; the tree Folders loads items when expanded", async () => {
+  await using app = await render(galleryApp(), { width: 100, height: 30, clock: "manual" });
+  const files = app.get({ role: "table", name: "Files" }).id;
+  assert.equal(app.query({ role: "row", within: files, text: ".txt", limit: 3000 }).length, 2000);
+  assert.deepEqual(
+    app.query({ role: "column_header", within: files }).map((header) => header.name),
+    ["Name", "Size", "Modified"],
+  );
+  const home = app.get({ role: "tree_item", name: "home" });
+  await app.act(home.id, { action: "press_key", keybind: "ArrowRight" });
+  assert.deepEqual(app.get({ id: home.id }).states, ["selected", "expanded", "busy"]);
+  await app.advance(200);
+  assert.deepEqual(
+    app.query({ role: "tree_item", within: home.id }).map((item) => item.name),
+    ["drafts", "photos", "archive"],
+  );
 });

@@ -24,7 +24,7 @@ import {
 } from "../input/action.ts";
 import { scrollIntoView } from "../layout/visible.ts";
 import type { ReactiveRuntime } from "../reactive/mod.ts";
-import type { SemanticTree } from "../semantics/mod.ts";
+import type { SemanticNode, SemanticTree } from "../semantics/mod.ts";
 import type { Widget } from "../ui/widget.ts";
 import { type FocusState, isWithin } from "./focus.ts";
 import type { FrameLoop } from "./frame_loop.ts";
@@ -104,7 +104,20 @@ export class Acting {
   elementById(id: number): Widget | undefined {
     const node = this.#parts.tree.get(id);
     if (node === undefined) return undefined;
-    const element = this.#pages[Math.floor(id / PAGE_SIZE)]?.[id % PAGE_SIZE];
+    const element = this.#element(node);
+    if (element !== undefined) return element;
+    // A node a widget keeps itself (a table's row or cell, a tree's item): the nearest
+    // ancestor with a widget says which widget acts for it.
+    for (let above = node.parent; above !== null; above = above.parent) {
+      const owner = this.#element(above);
+      if (owner?.elementFor !== undefined) return owner.elementFor(node);
+    }
+    return undefined;
+  }
+
+  /** The mounted element registered for `node`, if it still has that node. */
+  #element(node: SemanticNode): Widget | undefined {
+    const element = this.#pages[Math.floor(node.id / PAGE_SIZE)]?.[node.id % PAGE_SIZE];
     return element !== undefined && element.mounted && element.node === node ? element : undefined;
   }
 

@@ -414,7 +414,7 @@ Deno.test("act() guards", async (t) => {
     await assert.rejects(() => app.act(save, { action: "scroll", delta: { x: 0, y: 1 } }), {
       kind: "unsupported",
       message:
-        "invalid arguments: scroll works on a scroll_view or a node inside one; this button is in none",
+        "invalid arguments: scroll works on a scroll_view, table or tree, or a node inside one; this button is in none",
     });
     await assert.rejects(() => app.act(save, { action: "drag", to: { x: 1, y: 1 } }), {
       kind: "unsupported",

@@ -278,12 +278,12 @@ export const ACTIONS = [
     example: { action: "scroll", delta: { x: 0, y: 3 } },
     cli: "scroll=0,120",
     typing: false,
-    does: "scrolls the scroll view it is in by delta cells",
-    takes: "a scroll_view or a node inside one",
+    does: "scrolls the scroll view (table, tree) it is in by delta cells",
+    takes: "a scroll_view, table or tree, or a node inside one",
     unsupported: (element) =>
       scrollTarget(element) !== null
         ? null
-        : `scroll works on a scroll_view or a node inside one; this ${
+        : `scroll works on a scroll_view, table or tree, or a node inside one; this ${
           describe(element)
         } is in none`,
     perform: (_env, element, action) => {

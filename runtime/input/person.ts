@@ -67,7 +67,8 @@ function deepestAt(
     const hit = deepestAt(candidates[index]!, left, top, visible, x, y);
     if (hit !== null) return hit;
   }
-  return element;
+  // A widget that paints parts of its own (a table's rows) names the one under the point.
+  return element.hitChild?.(point.x, point.y) ?? element;
 }
 
 /**

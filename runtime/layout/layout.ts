@@ -135,6 +135,7 @@ export function place(
     childBaseX = 0;
     childBaseY = 0;
   }
+  element.arranged?.(width, height);
   placeChildren(element, width, height, childBaseX, childBaseY);
 }
 

@@ -134,6 +134,11 @@ export interface LayoutNode {
   scroll?(dx: number, dy: number): boolean;
   /** The size of its own line (a label), without children; null for none. */
   measure(): Size | null;
+  /**
+   * Called each time it is placed anew (a new size, or marked for layout), before its
+   * children are placed: what shows a window onto lines of its own (a table) arranges them.
+   */
+  arranged?(width: number, height: number): void;
 }
 
 /**

@@ -241,7 +241,9 @@ export function scrollIntoView(element: LayoutNode, relayout: () => void): void 
     if (!view.layout.style.scrolls || view.scroll === undefined) continue;
     const style = view.layout.style;
     const frame = style.padding + (style.border ? 1 : 0);
-    const header = view.measure()?.height ?? 0;
+    // A view's own line sits above its children; a view without children (a table, which
+    // shows its lines itself) measures its whole content instead, which is no header.
+    const header = view.children.length > 0 ? view.measure()?.height ?? 0 : 0;
     const viewOrigin = elementOrigin(view);
     const target = elementOrigin(element);
     const dx = scrollNeeded(

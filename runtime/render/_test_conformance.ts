@@ -33,11 +33,13 @@ import {
   slider,
   spinner,
   tab,
+  table,
   tabs,
   text,
   textArea,
   textField,
   toggleSwitch,
+  treeView,
   type View,
   widget,
 } from "../ui/mod.ts";
@@ -81,10 +83,25 @@ export function everyWidget(): View {
         toggleSwitch({ label: "Wi-Fi", value: true }),
       ).gap(1),
       row(progressBar({ label: "Download", value: 50 }), spinner({ label: "Syncing" })),
-      tabs({
-        label: "Tabs",
-        tabs: [tab("General", () => text("Panel")), tab("Advanced", () => text("More"))],
-      }),
+      row(
+        tabs({
+          label: "Tabs",
+          tabs: [tab("General", () => text("Panel")), tab("Advanced", () => text("More"))],
+        }),
+        table({
+          label: "Files",
+          columns: [
+            { header: "Name", cell: (file: string) => file },
+            { header: "Size", cell: (file: string) => file.length, align: "right" },
+          ],
+          rows: ["a.txt", "notes.md", "zz.log"],
+        }).height(3),
+        treeView({
+          label: "Folders",
+          items: ["src", "docs"],
+          children: (folder) => [`${folder}/a`],
+        }).height(3),
+      ).gap(2),
       show(open, () =>
         dialog(
           "Dialog",
@@ -329,6 +346,9 @@ export function runRendererConformance(name: string, create: CreateRenderer): vo
           "switch",
           "tab",
           "progress_bar",
+          "column_header",
+          "cell",
+          "tree_item",
         ]);
         for (const entry of layoutEntries(app.tree.root)) {
           const node = app.tree.get(entry.id)!;

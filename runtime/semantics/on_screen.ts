@@ -27,6 +27,9 @@ export interface ScreenPlace {
 const FAR = 2 ** 29;
 const EVERYWHERE: Bounds = { x: -FAR, y: -FAR, width: 2 * FAR - 1, height: 2 * FAR - 1 };
 
+/** The roles whose nodes show their content only within their own bounds. */
+const CLIPPING_ROLES: ReadonlySet<string> = new Set(["scroll_view", "table", "tree"]);
+
 /**
  * The place of `child` given its parent's place; `parent` is null for the window (the root).
  */
@@ -38,8 +41,9 @@ export function childPlace(parent: ScreenPlace | null, child: SemanticNode): Scr
   // A node with no size shows as the cell at its corner, as `offscreen` judges it.
   const cell = { ...bounds, width: Math.max(1, own.width), height: Math.max(1, own.height) };
   const onScreen = !isEmptyRect(intersectRects(cell, clip));
-  // The window and each scroll view show their content only within themselves.
-  const clips = parent === null || child.role === "scroll_view";
+  // The window, each scroll view, and each table and tree (which show a window onto their
+  // lines) show their content only within themselves.
+  const clips = parent === null || CLIPPING_ROLES.has(child.role);
   // ... and so does what is inside it, when it clips.
   return { bounds, clip: clips ? intersectRects(cell, clip) : clip, onScreen };
 }

@@ -4,7 +4,8 @@
  * and so are the characters JSON leaves alone that could still forge a line or reorder what a
  * terminal shows (Unicode line breaks, C1 controls, bidi controls), so no name or value can
  * forge a line or an id; a secure node's value is never written. A row named by its text
- * does not repeat that text as a child line.
+ * does not repeat that text as a child line. A `tree_item` line says its level
+ * (`level=2`), from how its node nests in other items.
  *
  * @module
  */
@@ -86,12 +87,25 @@ function appendNodeLine(
     text += " value=" + quote(node.value);
   }
   if (node.description !== undefined) text += " description=" + quote(node.description);
+  if (node.role === "tree_item") text += " level=" + treeLevel(node);
   if (states !== 0) {
     for (let index = 0; index < STATES.length; index++) {
       if (states & (1 << index)) text += " " + STATES[index];
     }
   }
   return text + offscreenRuns(node);
+}
+
+/**
+ * The level of a `tree_item`: 1 for an item at the top of its tree, one more for each item
+ * it is inside. The nodes nest as the items do, so the level is worked out, not stored.
+ */
+export function treeLevel(node: SemanticNode): number {
+  let level = 1;
+  for (let above = node.parent; above !== null; above = above.parent) {
+    if (above.role === "tree_item") level++;
+  }
+  return level;
 }
 
 /**

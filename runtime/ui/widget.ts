@@ -146,6 +146,24 @@ export class Widget {
    * child Tab walks into, or null for none. Its other children are skipped by Tab.
    */
   tabEntry?(): Widget | null;
+  /**
+   * Called by layout each time it places the widget anew (its size changed, or it was marked
+   * for layout): a widget that shows a window onto many lines of its own (a table, a tree
+   * view) works out here what its box shows, and where its own nodes are.
+   */
+  arranged?(width: number, height: number): void;
+  /**
+   * For a widget that keeps semantic nodes of its own below its node (a table's rows and
+   * cells, a tree view's items): the widget that acts for `node` (brought into view first),
+   * or undefined when it keeps no such node. Actions by node id ask it.
+   */
+  elementFor?(node: SemanticNode): Widget | undefined;
+  /**
+   * For a widget that paints parts of its own (a table's rows and headers): the widget that
+   * stands for the part at (`x`, `y`) of its own cells, or null for none. A person's clicks
+   * and the pointer ask it.
+   */
+  hitChild?(x: number, y: number): Widget | null;
 
   /**
    * How it lays out its children: the shared defaults (a column, no gap) until `setStyle()`

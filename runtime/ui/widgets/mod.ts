@@ -19,6 +19,21 @@ export {
   RadioGroupWidget,
 } from "./radio_group.ts";
 export { ScrollView, scrollView, ScrollWidget } from "./scroll_view.ts";
+export {
+  columnWidths,
+  table,
+  type TableColumn,
+  type TableOptions,
+  TableView,
+  TableWidget,
+} from "./table.ts";
+export {
+  type TreeChildren,
+  treeView,
+  type TreeViewOptions,
+  TreeViewView,
+  TreeViewWidget,
+} from "./tree_view.ts";
 export { select, type SelectOptions, SelectView, SelectWidget } from "./select.ts";
 export { slider, type SliderOptions, SliderView, SliderWidget } from "./slider.ts";
 export { column, row, StackView } from "./stack.ts";
