@@ -33,11 +33,13 @@ const TAB_SPACES = "    ";
 const WORD_GRAPHEME = /^[\p{L}\p{N}_]/u;
 const ASCII_LOWER_LETTER = /^[a-z]$/;
 
-/** The value cut into graphemes, with the offset where each grapheme starts. */
+/** A part of the value cut into graphemes, with the offset where each grapheme starts. */
 interface Segmentation {
   readonly value: string;
-  readonly graphemes: readonly string[];
-  /** `graphemes.length + 1` offsets: every grapheme's start, then the value's length. */
+  /** Where the part starts and ends in the value. */
+  readonly start: number;
+  readonly end: number;
+  /** Every grapheme's start, then the part's end. */
   readonly boundaries: readonly number[];
 }
 
@@ -343,23 +345,38 @@ export class TextEditState {
     if (!extend) this.#anchor = offset;
   }
 
-  #segmented(): Segmentation {
-    if (this.#segmentation?.value !== this.#value) {
-      const graphemes = splitGraphemes(this.#value);
-      const boundaries = [0];
-      let offset = 0;
-      for (const grapheme of graphemes) {
-        offset += grapheme.length;
-        boundaries.push(offset);
-      }
-      this.#segmentation = { value: this.#value, graphemes, boundaries };
+  /**
+   * The graphemes of the part of the value around `offset` that is segmented as one: the whole
+   * value for a single line; for several lines the line holding `offset` (a grapheme never
+   * spans a `\n`), so that an edit in a long text segments one line, not all of it.
+   */
+  #segmented(offset: number): Segmentation {
+    const value = this.#value;
+    const cached = this.#segmentation;
+    if (
+      cached !== undefined && cached.value === value && cached.start <= offset &&
+      offset <= cached.end
+    ) return cached;
+    let start = 0;
+    let end = value.length;
+    if (this.#lineBreaks) {
+      start = value.lastIndexOf("\n", offset - 1) + 1;
+      const lineEnd = value.indexOf("\n", offset);
+      end = lineEnd < 0 ? value.length : lineEnd;
     }
+    const boundaries = [start];
+    let at = start;
+    for (const grapheme of splitGraphemes(value.slice(start, end))) {
+      at += grapheme.length;
+      boundaries.push(at);
+    }
+    this.#segmentation = { value, start, end, boundaries };
     return this.#segmentation;
   }
 
   /** The index into `boundaries` of the first boundary at or after `offset`. */
-  #boundaryIndexAtOrAfter(offset: number): number {
-    const { boundaries } = this.#segmented();
+  #boundaryIndexAtOrAfter(segmentation: Segmentation, offset: number): number {
+    const { boundaries } = segmentation;
     let low = 0;
     let high = boundaries.length - 1;
     while (low < high) {
@@ -371,36 +388,54 @@ export class TextEditState {
   }
 
   #boundaryAtOrAfter(offset: number): number {
-    return this.#segmented().boundaries[this.#boundaryIndexAtOrAfter(offset)] ?? offset;
+    const segmentation = this.#segmented(offset);
+    return segmentation.boundaries[this.#boundaryIndexAtOrAfter(segmentation, offset)] ?? offset;
   }
 
   #previousBoundary(offset: number): number {
-    const index = this.#boundaryIndexAtOrAfter(offset);
-    return this.#segmented().boundaries[Math.max(0, index - 1)] ?? 0;
+    const segmentation = this.#segmented(offset);
+    const index = this.#boundaryIndexAtOrAfter(segmentation, offset);
+    // At a line's start the grapheme before is the line break.
+    if (index === 0) return Math.max(0, segmentation.start - 1);
+    return segmentation.boundaries[index - 1] ?? 0;
   }
 
   #nextBoundary(offset: number): number {
-    const { boundaries } = this.#segmented();
-    const index = this.#boundaryIndexAtOrAfter(offset);
-    return boundaries[Math.min(boundaries.length - 1, index + 1)] ?? offset;
+    const segmentation = this.#segmented(offset);
+    const { boundaries } = segmentation;
+    const index = this.#boundaryIndexAtOrAfter(segmentation, offset);
+    // At a line's end the grapheme after is the line break.
+    if (index >= boundaries.length - 1) {
+      return Math.min(this.#value.length, segmentation.end + (this.#lineBreaks ? 1 : 0));
+    }
+    return boundaries[index + 1] ?? offset;
   }
 
   /** Skips back over non-word graphemes, then over the word before them. */
   #wordStartBefore(offset: number): number {
-    const { graphemes, boundaries } = this.#segmented();
-    let index = this.#boundaryIndexAtOrAfter(offset);
-    while (index > 0 && !isWordGrapheme(graphemes[index - 1])) index--;
-    while (index > 0 && isWordGrapheme(graphemes[index - 1])) index--;
-    return boundaries[index] ?? 0;
+    let at = this.#boundaryAtOrAfter(offset);
+    while (at > 0 && !this.#wordBefore(at)) at = this.#previousBoundary(at);
+    while (at > 0 && this.#wordBefore(at)) at = this.#previousBoundary(at);
+    return at;
   }
 
   /** Skips forward over non-word graphemes, then over the word after them. */
   #wordEndAfter(offset: number): number {
-    const { graphemes, boundaries } = this.#segmented();
-    let index = this.#boundaryIndexAtOrAfter(offset);
-    while (index < graphemes.length && !isWordGrapheme(graphemes[index])) index++;
-    while (index < graphemes.length && isWordGrapheme(graphemes[index])) index++;
-    return boundaries[index] ?? this.#value.length;
+    const length = this.#value.length;
+    let at = this.#boundaryAtOrAfter(offset);
+    while (at < length && !this.#wordAfter(at)) at = this.#nextBoundary(at);
+    while (at < length && this.#wordAfter(at)) at = this.#nextBoundary(at);
+    return at;
+  }
+
+  /** True when the grapheme that ends at boundary `offset` is part of a word. */
+  #wordBefore(offset: number): boolean {
+    return isWordGrapheme(this.#value.slice(this.#previousBoundary(offset), offset));
+  }
+
+  /** True when the grapheme that starts at boundary `offset` is part of a word. */
+  #wordAfter(offset: number): boolean {
+    return isWordGrapheme(this.#value.slice(offset, this.#nextBoundary(offset)));
   }
 }
 

@@ -50,14 +50,122 @@ export interface TextView {
  * ```
  */
 export function wrapRows(text: string, width: number): TextRow[] {
-  const room = Math.max(1, Math.floor(width));
-  const rows: TextRow[] = [];
-  let lineStart = 0;
-  for (const line of text.split("\n")) {
-    wrapLine(line, lineStart, room, rows);
-    lineStart += line.length + 1;
+  const wrapped = new WrappedRows(text, width);
+  return Array.from({ length: wrapped.count }, (_, index) => wrapped.row(index));
+}
+
+/**
+ * A text's rows at one width, kept line by line, so that an edit wraps again only the lines it
+ * changed (`update()`): typing into a text of 100,000 lines touches one line's rows, not
+ * 100,000 row objects.
+ */
+export class WrappedRows {
+  /** The text wrapped. */
+  text: string;
+  /** The width it is wrapped at, in cells. */
+  readonly width: number;
+  /** Each line's start in the text. */
+  #lineStarts: number[] = [];
+  /** Each line's rows, their offsets from the line's start. */
+  #lineRows: (readonly TextRow[])[] = [];
+  /** The index of each line's first row, then the count of rows. */
+  #firstRows: number[] = [0];
+
+  /** Wraps `text` at `width` cells. */
+  constructor(text: string, width: number) {
+    this.text = text;
+    this.width = Math.max(1, Math.floor(width));
+    this.#splice(0, 0, 0, text.length, text);
   }
-  return rows;
+
+  /** How many rows there are. */
+  get count(): number {
+    return this.#firstRows[this.#firstRows.length - 1]!;
+  }
+
+  /** Row `index` (0 to `count - 1`), its offsets in the text. */
+  row(index: number): TextRow {
+    const line = lastAtOrBefore(this.#firstRows, index, this.#lineRows.length - 1);
+    const own = this.#lineRows[line]![index - this.#firstRows[line]!]!;
+    const start = this.#lineStarts[line]!;
+    return {
+      start: own.start + start,
+      end: own.end + start,
+      cells: own.cells,
+      endsLine: own.endsLine,
+    };
+  }
+
+  /** The index of the row the cursor at `offset` shows in: the last row starting at or before it. */
+  indexAt(offset: number): number {
+    const line = lastAtOrBefore(this.#lineStarts, offset, this.#lineStarts.length - 1);
+    const rows = this.#lineRows[line]!;
+    const inLine = offset - this.#lineStarts[line]!;
+    let index = 0;
+    while (index + 1 < rows.length && rows[index + 1]!.start <= inLine) index++;
+    return this.#firstRows[line]! + index;
+  }
+
+  /** Takes the text to `text`: the lines between what the two share at each end wrap again. */
+  update(text: string): void {
+    const old = this.text;
+    if (text === old) return;
+    const shortest = Math.min(old.length, text.length);
+    let prefix = 0;
+    while (prefix < shortest && old.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
+    let suffix = 0;
+    while (
+      suffix < shortest - prefix &&
+      old.charCodeAt(old.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)
+    ) suffix++;
+    const starts = this.#lineStarts;
+    const first = lastAtOrBefore(starts, prefix, starts.length - 1);
+    const last = lastAtOrBefore(starts, old.length - suffix, starts.length - 1);
+    const oldEnd = last + 1 < starts.length ? starts[last + 1]! - 1 : old.length;
+    const delta = text.length - old.length;
+    this.text = text;
+    this.#splice(first, last + 1, starts[first]!, oldEnd + delta, text);
+  }
+
+  /**
+   * Replaces lines `from` to `to` (not included) with the lines of `text` from `start` to
+   * `end` (whole lines), wrapped; the lines after move by the difference in length.
+   */
+  #splice(from: number, to: number, start: number, end: number, text: string): void {
+    const starts: number[] = [];
+    const rows: (readonly TextRow[])[] = [];
+    let lineStart = start;
+    for (const line of text.slice(start, end).split("\n")) {
+      const made: TextRow[] = [];
+      wrapLine(line, 0, this.width, made);
+      starts.push(lineStart);
+      rows.push(made);
+      lineStart += line.length + 1;
+    }
+    const oldStarts = this.#lineStarts;
+    // What the lines after the new ones move by: where they start now less where they did.
+    const shift = to < oldStarts.length ? lineStart - oldStarts[to]! : 0;
+    for (let index = to; index < oldStarts.length; index++) oldStarts[index]! += shift;
+    oldStarts.splice(from, to - from, ...starts);
+    this.#lineRows.splice(from, to - from, ...rows);
+    const firstRows = this.#firstRows;
+    firstRows.length = this.#lineRows.length + 1;
+    for (let index = from; index < this.#lineRows.length; index++) {
+      firstRows[index + 1] = firstRows[index]! + this.#lineRows[index]!.length;
+    }
+  }
+}
+
+/** The index of the last of the ascending `values` at or before `value` (0 when none is). */
+function lastAtOrBefore(values: readonly number[], value: number, highest: number): number {
+  let low = 0;
+  let high = highest;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if (values[middle]! <= value) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 /** Appends the rows of one line, which starts at `offset` in the text. */
@@ -98,18 +206,6 @@ function wrapLine(line: string, offset: number, width: number, rows: TextRow[]):
   }
 }
 
-/** The index of the row the cursor at `offset` shows in: the last row starting at or before it. */
-export function rowIndexAt(rows: readonly TextRow[], offset: number): number {
-  let low = 0;
-  let high = rows.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >>> 1;
-    if (rows[middle]!.start <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return low;
-}
-
 /**
  * The text of several lines being edited, with its cursor and selection, wrapped into rows for
  * the keys that move by rows.
@@ -130,7 +226,7 @@ export class TextLinesState {
   readonly edit: TextEditState;
   /** The cell the cursor keeps while it moves up and down; null once it moves otherwise. */
   #goal: number | null = null;
-  #rows: { text: string; width: number; rows: TextRow[] } | null = null;
+  #rows: WrappedRows | null = null;
 
   /** Creates the state with the cursor at the end of `value`. */
   constructor(value = "") {
@@ -152,21 +248,25 @@ export class TextLinesState {
     return this.edit.selection;
   }
 
-  /** The text cut into rows `width` cells wide (kept until the text or the width changes). */
-  rows(width: number): readonly TextRow[] {
+  /**
+   * The text cut into rows `width` cells wide, kept until the text or the width changes; after
+   * an edit only the lines it changed are wrapped again.
+   */
+  rows(width: number): WrappedRows {
     const text = this.edit.value;
-    const cached = this.#rows;
-    if (cached !== null && cached.text === text && cached.width === width) return cached.rows;
-    const rows = wrapRows(text, width);
-    this.#rows = { text, width, rows };
-    return rows;
+    const kept = this.#rows;
+    if (kept !== null && kept.width === Math.max(1, Math.floor(width))) {
+      kept.update(text);
+      return kept;
+    }
+    return this.#rows = new WrappedRows(text, width);
   }
 
   /** The row the cursor is in, and the cell it is at in that row, for rows `width` wide. */
   cursorPlace(width: number): { row: number; cell: number } {
     const rows = this.rows(width);
-    const row = rowIndexAt(rows, this.edit.cursor);
-    return { row, cell: this.#cellIn(rows[row]!, this.edit.cursor) };
+    const row = rows.indexAt(this.edit.cursor);
+    return { row, cell: this.#cellIn(rows.row(row), this.edit.cursor) };
   }
 
   /**
@@ -175,7 +275,7 @@ export class TextLinesState {
    */
   placeAt(row: number, cell: number, width: number, extend = false): void {
     const rows = this.rows(width);
-    const target = rows[Math.min(rows.length - 1, Math.max(0, row))]!;
+    const target = rows.row(Math.min(rows.count - 1, Math.max(0, row)));
     this.edit.moveTo(this.#offsetAtCell(target, Math.max(0, cell)), extend);
     this.#goal = null;
   }
@@ -203,8 +303,8 @@ export class TextLinesState {
     const goal = this.#goal ?? cell;
     const target = row + count;
     if (target < 0) this.edit.moveTo(0, extend);
-    else if (target >= rows.length) this.edit.moveTo(this.edit.value.length, extend);
-    else this.edit.moveTo(this.#offsetAtCell(rows[target]!, goal), extend);
+    else if (target >= rows.count) this.edit.moveTo(this.edit.value.length, extend);
+    else this.edit.moveTo(this.#offsetAtCell(rows.row(target), goal), extend);
     this.#goal = goal;
   }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseKeybind } from "./keybind.ts";
 import { TextEditState } from "./text_edit.ts";
-import { rowIndexAt, TextLinesState, wrapRows } from "./text_lines.ts";
+import { TextLinesState, WrappedRows, wrapRows } from "./text_lines.ts";
 
 /** The rows' text for `text` wrapped at `width`. */
 function rowsOf(text: string, width: number): string[] {
@@ -60,14 +60,15 @@ Deno.test("wrapRows() cuts lines into rows", async (t) => {
     assert.deepEqual(rowsOf("漢", 1), ["漢", ""], "a grapheme wider than the row gets it alone");
   });
 
-  await t.step("rowIndexAt() gives the row the cursor shows in", () => {
-    const rows = wrapRows("abcd\nxy", 4);
-    assert.equal(rowIndexAt(rows, 0), 0);
-    assert.equal(rowIndexAt(rows, 3), 0);
-    assert.equal(rowIndexAt(rows, 4), 1, "after a full row: the empty row under it");
-    assert.equal(rowIndexAt(rows, 5), 2);
-    const wrapped = wrapRows("ab cd", 3);
-    assert.equal(rowIndexAt(wrapped, 3), 1, "where a row wraps: the start of the next");
+  await t.step("indexAt() gives the row the cursor shows in", () => {
+    const rows = new WrappedRows("abcd\nxy", 4);
+    assert.equal(rows.indexAt(0), 0);
+    assert.equal(rows.indexAt(3), 0);
+    assert.equal(rows.indexAt(4), 1, "after a full row: the empty row under it");
+    assert.equal(rows.indexAt(5), 2);
+    assert.equal(rows.indexAt(7), 2);
+    const wrapped = new WrappedRows("ab cd", 3);
+    assert.equal(wrapped.indexAt(3), 1, "where a row wraps: the start of the next");
   });
 });
 
@@ -254,4 +255,28 @@ Deno.test("TextEditState with lineBreaks keeps them; moveTo() lands on a graphem
   assert.deepEqual(flag.selection, { start: 1, end: 5 });
   flag.moveTo(99);
   assert.equal(flag.cursor, 6);
+});
+
+Deno.test("WrappedRows.update() gives the rows a fresh wrap gives, after any edit", () => {
+  // A small deterministic generator, so that a failure can be replayed.
+  let seed = 7;
+  const random = (below: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % below;
+  };
+  const pieces = ["a", "bc ", " ", "\n", "\n\n", "漢", "word ", "longerword", ""];
+  const rowsOf = (wrapped: WrappedRows) =>
+    Array.from({ length: wrapped.count }, (_, index) => wrapped.row(index));
+  let text = "one two three\nfour\n\nfive six seven eight";
+  const wrapped = new WrappedRows(text, 6);
+  for (let round = 0; round < 500; round++) {
+    const start = random(text.length + 1);
+    const end = Math.min(text.length, start + random(6));
+    text = text.slice(0, start) + pieces[random(pieces.length)] + text.slice(end);
+    wrapped.update(text);
+    assert.deepEqual(rowsOf(wrapped), wrapRows(text, 6), `round ${round}: ${JSON.stringify(text)}`);
+    const offset = random(text.length + 1);
+    const expected = wrapRows(text, 6).findLastIndex((row) => row.start <= offset);
+    assert.equal(wrapped.indexAt(offset), expected, `indexAt(${offset}) in round ${round}`);
+  }
 });

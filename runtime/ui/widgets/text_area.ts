@@ -16,7 +16,7 @@ import { cellWidth, graphemeWidth, splitGraphemes } from "../../text/cell_width.
 import type { Keybind } from "../../text/keybind.ts";
 import { intersectRects } from "../../text/rect.ts";
 import { normaliseLineBreaks, type TextEditState } from "../../text/text_edit.ts";
-import { rowIndexAt, TextLinesState, type TextView } from "../../text/text_lines.ts";
+import { TextLinesState, type TextView } from "../../text/text_lines.ts";
 import { Signal } from "../../reactive/mod.ts";
 import type { PaintArea, StyleName } from "../surface.ts";
 import { follow, type MountContext, type Prop } from "../view.ts";
@@ -155,7 +155,7 @@ export class TextAreaWidget extends LabelWidget {
 
   override scroll(_dx: number, dy: number): boolean {
     const { width, height } = this.view;
-    const last = Math.max(0, this.lines.rows(width).length - height);
+    const last = Math.max(0, this.lines.rows(width).count - height);
     const next = Math.min(last, Math.max(0, this.shownFrom + dy));
     if (last === 0) return false;
     if (next !== this.shownFrom) {
@@ -183,8 +183,8 @@ export class TextAreaWidget extends LabelWidget {
     surface.fill({ ...box, width: width + 1 }, fieldStyle, clip);
 
     const rows = lines.rows(width);
-    const cursorRow = rowIndexAt(rows, lines.cursor);
-    let top = Math.min(this.shownFrom, Math.max(0, rows.length - height));
+    const cursorRow = rows.indexAt(lines.cursor);
+    let top = Math.min(this.shownFrom, Math.max(0, rows.count - height));
     if (this.#follow) {
       if (cursorRow < top) top = cursorRow;
       if (cursorRow >= top + height) top = cursorRow - height + 1;
@@ -194,8 +194,8 @@ export class TextAreaWidget extends LabelWidget {
 
     const text = lines.value;
     const selection = focused ? lines.selection : null;
-    for (let index = top; index < Math.min(rows.length, top + height); index++) {
-      const row = rows[index]!;
+    for (let index = top; index < Math.min(rows.count, top + height); index++) {
+      const row = rows.row(index);
       const rowY = box.y + index - top;
       let cell = 0;
       let offset = row.start;
@@ -218,7 +218,7 @@ export class TextAreaWidget extends LabelWidget {
     }
     // The bar in the column after the text, while the text has more rows than show.
     const bar = { x: x + width, y: box.y, height };
-    paintScrollBar(surface, clip, bar, rows.length, top, disabled);
+    paintScrollBar(surface, clip, bar, rows.count, top, disabled);
   }
 }
 
