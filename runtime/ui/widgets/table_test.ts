@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { clickAt, hoverAt, wheelAt } from "../../input/person.ts";
-import { column, component, table, text } from "../mod.ts";
+import { button, column, component, table, text } from "../mod.ts";
 import type { Signal } from "../../reactive/mod.ts";
 import { render } from "../../testing.ts";
 import { columnWidths } from "./table.ts";
@@ -232,4 +232,46 @@ Deno.test("table: disabled, it refuses actions and paints disabled", async () =>
     /disabled/,
   );
   assert.match(app.screen().styleAt(0, 1), /dim|fg=/);
+});
+
+Deno.test("table: a page down in 100,000 rows changes the rows that came and went, not all", async () => {
+  await using app = await render(component(() => filesTable(files(100_000))), {
+    width: 40,
+    height: 12,
+  });
+  assert.equal(app.query({ role: "cell", limit: 1000 }).length, 11 * 3);
+  const changed: number[] = [];
+  const stop = app.app.onTreeUpdate((update) => changed.push(update.nodes.length));
+  await app.press("Tab");
+  await app.press("ArrowDown");
+  changed.length = 0;
+  for (let page = 0; page < 20; page++) await app.press("PageDown");
+  stop();
+  // Each page: ten rows leave (their cells go) and ten come (rows, cells), the selection moves.
+  assert.ok(Math.max(...changed) < 100, `nodes changed a page: ${changed.join(", ")}`);
+  assert.match(app.get({ role: "row", state: "selected" }).name!, /^file-200\.txt/);
+  const header = app.get({ role: "column_header", name: "Size" }).id;
+  const sorted: number[] = [];
+  const again = app.app.onTreeUpdate((update) => sorted.push(update.nodes.length));
+  await app.act(header, { action: "click" });
+  await app.act(header, { action: "click" });
+  again();
+  assert.ok(Math.max(...sorted) < 200, `nodes changed by a sort: ${sorted.join(", ")}`);
+  assert.match(app.query({ role: "row", text: ".txt", limit: 1 })[0]!.name!, /^file-99999\.txt/);
+});
+
+Deno.test("table: the selected row shows focus while the table has it, selection when not", async () => {
+  await using app = await render(
+    component(() => column(filesTable(files(5)).height(4), button("Below", () => {}))),
+    { width: 40, height: 10 },
+  );
+  const tableId = app.get({ role: "table" }).id;
+  await app.act(tableId, { action: "select", option: "file-1.txt" });
+  const focused = app.screen().styleAt(0, 2);
+  const plain = app.screen().styleAt(0, 3);
+  await app.act(app.get({ role: "button", name: "Below" }).id, { action: "focus" });
+  const selected = app.screen().styleAt(0, 2);
+  assert.notEqual(focused, plain, "the focused table's selected row is shaded");
+  assert.notEqual(selected, plain, "the selected row stays shaded without focus");
+  assert.notEqual(selected, focused, "and shows that the table has no focus");
 });

@@ -142,3 +142,21 @@ Deno.test("tree view: 10,000 items, one with 1,000 children: only those in view 
   assert.equal((chosen!.get() as Folder).name, "folder-9000");
   assert.match(app.screen().text, /folder-9000/);
 });
+
+Deno.test("tree view: an item scrolled above whose children show is in view through them", async () => {
+  const items: Folder[] = [
+    { name: "big", folders: Array.from({ length: 50 }, (_, index) => ({ name: `c-${index}` })) },
+    { name: "after" },
+  ];
+  await using app = await render(component(() => foldersTree(items)), { width: 30, height: 5 });
+  const big = app.get({ role: "tree_item", name: "big" });
+  await app.act(big.id, { action: "press_key", keybind: "ArrowRight" });
+  await app.act(app.get({ role: "tree" }).id, { action: "select", option: "c-30" });
+  assert.deepEqual(app.get({ id: big.id }).states, ["expanded"], "not offscreen: its children show");
+  assert.deepEqual(app.get({ role: "tree_item", name: "c-2" }).states, ["offscreen"]);
+  assert.ok(app.get({ role: "tree_item", name: "after" }).states.includes("offscreen"));
+  const shown = app.tree({ visible: true });
+  assert.match(shown, /tree_item "big" #\d+ level=1 expanded offscreen=#\d+\.\.#\d+,#\d+\.\.#\d+\n/);
+  assert.equal(shown.match(/tree_item "c-/g)?.length, 5, shown);
+  assert.match(shown, /tree_item "c-30" #\d+ level=2 selected/);
+});
