@@ -16,6 +16,9 @@ import { graphemeWidth, splitGraphemes } from "./cell_width.ts";
 import type { Keybind } from "./keybind.ts";
 import { TextEditState, type TextSelection } from "./text_edit.ts";
 
+/** What a word is made of, as word moves have it: letters, digits and underscores. */
+const WORD = /^[\p{L}\p{N}_]/u;
+
 /** One row of wrapped text: a whole line, or the part of a long line that fits in the width. */
 export interface TextRow {
   /** UTF-16 offset in the text of the row's first character. */
@@ -306,6 +309,36 @@ export class TextLinesState {
     else if (target >= rows.count) this.edit.moveTo(this.edit.value.length, extend);
     else this.edit.moveTo(this.#offsetAtCell(rows.row(target), goal), extend);
     this.#goal = goal;
+  }
+
+  /**
+   * Selects the word the cursor is in or just before (a double click): the letters, digits
+   * and underscores around it, or else the one character there (a space, a sign).
+   */
+  selectWord(): void {
+    const { edit } = this;
+    const cursor = edit.cursor;
+    const start = this.#lineStart(cursor);
+    const graphemes = splitGraphemes(edit.value.slice(start, this.#lineEnd(cursor)));
+    const starts: number[] = [];
+    let at = start;
+    for (const grapheme of graphemes) {
+      starts.push(at);
+      at += grapheme.length;
+    }
+    starts.push(at);
+    let index = starts.indexOf(cursor);
+    if (index < 0 || graphemes.length === 0) return;
+    if (index === graphemes.length) index--; // at the line's end: the last character
+    let first = index;
+    let last = index + 1;
+    if (WORD.test(graphemes[index]!)) {
+      while (first > 0 && WORD.test(graphemes[first - 1]!)) first--;
+      while (last < graphemes.length && WORD.test(graphemes[last]!)) last++;
+    }
+    edit.moveTo(starts[first]!);
+    edit.moveTo(starts[last]!, true);
+    this.#goal = null;
   }
 
   /** Moves the cursor to the start of its line (Home); `extend` selects. */

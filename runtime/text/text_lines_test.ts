@@ -280,3 +280,18 @@ Deno.test("WrappedRows.update() gives the rows a fresh wrap gives, after any edi
     assert.equal(wrapped.indexAt(offset), expected, `indexAt(${offset}) in round ${round}`);
   }
 });
+
+Deno.test("TextLinesState.selectWord() selects the word at the cursor, or one character", () => {
+  const state = at("say hel|lo_2 world\nnext");
+  state.selectWord();
+  assert.equal(show(state), "say [hello_2|] world\nnext");
+  const space = at("say| hello");
+  space.selectWord();
+  assert.equal(show(space), "say[ |]hello", "a space alone");
+  const end = at("say hello|\nnext");
+  end.selectWord();
+  assert.equal(show(end), "say [hello|]\nnext", "at the line's end: the word before");
+  const empty = at("a\n|\nb");
+  empty.selectWord();
+  assert.equal(show(empty), "a\n|\nb", "an empty line: nothing");
+});

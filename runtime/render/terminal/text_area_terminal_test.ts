@@ -52,6 +52,27 @@ Deno.test("a text area in a terminal: keys, a bracketed paste, a click and the w
       terminal.send("Z");
       assert.match(running.line("text_area"), /value="quiZte\\none\\ntwo\\nthree"/);
     });
+    await t.step("a double click selects a word, shown inverse; typing replaces it", async () => {
+      const two = await terminal.find("two");
+      terminal.send("\x1b[<0;3;4M\x1b[<0;3;4m".repeat(2)); // twice at (2, 3): on "two"
+      assert.deepEqual(two, { x: 0, y: 3 });
+      assert.notEqual((await terminal.cell(0, 3)).isInverse(), 0, "t is selected");
+      assert.notEqual((await terminal.cell(2, 3)).isInverse(), 0, "o is selected");
+      assert.equal((await terminal.cell(3, 3)).isInverse(), 0, "after the word, nothing");
+      terminal.send("2");
+      assert.match(running.line("text_area"), /value="quiZte\\none\\n2\\nthree"/);
+    });
+    await t.step(
+      "focused, the label is bold and the cursor inverse; unfocused, neither",
+      async () => {
+        assert.notEqual((await terminal.cell(0, 0)).isBold(), 0, "the label is a heading");
+        const cursor = await terminal.find("2");
+        assert.notEqual((await terminal.cell(cursor.x + 1, cursor.y)).isInverse(), 0, "the cursor");
+        terminal.send("\t"); // on to the field
+        assert.equal((await terminal.cell(0, 0)).isBold(), 0);
+        assert.equal((await terminal.cell(cursor.x + 1, cursor.y)).isInverse(), 0);
+      },
+    );
   } finally {
     running.stop();
   }

@@ -6,7 +6,7 @@
  * the last space that fits (a word longer than a row breaks at its edge): nothing scrolls
  * sideways. The box scrolls down and up to keep the cursor in view, with a scroll bar in its
  * last column while the text has more rows than it shows; the wheel scrolls it too. A click
- * puts the cursor where it points. Role `text_area`; its value is the whole text, lines
+ * puts the cursor where it points, a double click selects a word. Role `text_area`; its value is the whole text, lines
  * separated by `\n`.
  *
  * @module
@@ -150,6 +150,12 @@ export class TextAreaWidget extends LabelWidget {
     const row = y - inset - 1;
     if (row < 0) return; // the label: focus only
     this.lines.placeAt(this.shownFrom + row, x - inset, this.view.width);
+    this.#moved();
+  }
+
+  /** A double click selects the word at the cursor (a person's click has just put it there). */
+  override doubleClick(): void {
+    this.lines.selectWord();
     this.#moved();
   }
 
