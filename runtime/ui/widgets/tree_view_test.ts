@@ -152,11 +152,18 @@ Deno.test("tree view: an item scrolled above whose children show is in view thro
   const big = app.get({ role: "tree_item", name: "big" });
   await app.act(big.id, { action: "press_key", keybind: "ArrowRight" });
   await app.act(app.get({ role: "tree" }).id, { action: "select", option: "c-30" });
-  assert.deepEqual(app.get({ id: big.id }).states, ["expanded"], "not offscreen: its children show");
+  assert.deepEqual(
+    app.get({ id: big.id }).states,
+    ["expanded"],
+    "not offscreen: its children show",
+  );
   assert.deepEqual(app.get({ role: "tree_item", name: "c-2" }).states, ["offscreen"]);
   assert.ok(app.get({ role: "tree_item", name: "after" }).states.includes("offscreen"));
   const shown = app.tree({ visible: true });
-  assert.match(shown, /tree_item "big" #\d+ level=1 expanded offscreen=#\d+\.\.#\d+,#\d+\.\.#\d+\n/);
+  assert.match(
+    shown,
+    /tree_item "big" #\d+ level=1 expanded offscreen=#\d+\.\.#\d+,#\d+\.\.#\d+\n/,
+  );
   assert.equal(shown.match(/tree_item "c-/g)?.length, 5, shown);
   assert.match(shown, /tree_item "c-30" #\d+ level=2 selected/);
 });
