@@ -12,6 +12,7 @@ import { MAX_TREE_BYTES } from "../runtime/semantics/mod.ts";
 import { BUILTIN_TOOL } from "../runtime/ui/tool_names.ts";
 import { type Message, OWN_ID_PREFIX, type RequestId } from "./app_link.ts";
 import { OWN_TOOL_NAMES } from "./own_tools.ts";
+import type { Forwarded, Subscription } from "./types.ts";
 
 /** How long a forwarded request may take before the proxy gives up, in milliseconds. */
 export const FORWARD_TIMEOUT_MS = 120_000;
@@ -24,32 +25,6 @@ export interface AgentRequest {
   method: string;
   /** Its params, when it has any. */
   params?: Record<string, unknown>;
-}
-
-/** A request forwarded to the app and not answered yet. */
-export interface Forwarded {
-  /** The agent's id for it (the id toward the app differs only when the agent's has the own prefix). */
-  agentId: RequestId;
-  /** A `tools/call`: a JSON-RPC error from the app reaches the agent as a tool error. */
-  tool: boolean;
-  /** Whether a successful answer counts as having read the app. */
-  read: boolean;
-  /** The count of changes of the selected app when it was sent. */
-  change: number;
-  /** When it was sent (`performance.now()`): a silent app fails it once it has waited enough. */
-  sentAt: number;
-  /** The tool called, or the resource read (its uri), or the method: what the answer is of. */
-  asked: string;
-  /** Gives up on the request after `FORWARD_TIMEOUT_MS`. */
-  timer: ReturnType<typeof setTimeout>;
-  /** The resource subscription it makes or ends, when it is `resources/(un)subscribe`. */
-  subscription: Subscription | undefined;
-}
-
-/** A resource subscription the agent makes (`on`) or ends. */
-export interface Subscription {
-  uri: string;
-  on: boolean;
 }
 
 /** Forwarded tools whose successful answer counts as having read the selected app. */

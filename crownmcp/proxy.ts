@@ -67,22 +67,9 @@ import { serveOwnRequests } from "./own_tools.ts";
 import { Replies } from "./replies.ts";
 import { AppSelection, type Selection } from "./selection.ts";
 import { ServerSide } from "./server_side.ts";
+import type { ProxyOptions } from "./types.ts";
 
 export { FORWARD_TIMEOUT_MS, plainMessage };
-
-/** What the proxy is made with. */
-export interface ProxyOptions {
-  /** Where apps' sockets are. */
-  socketDir: string;
-  /** The user whose sockets are trusted: the owner the socket directory and files must have. */
-  uid: number;
-  /** Sent as the `TOKEN` line to each app, when set (`CROWNMCP_TOKEN`). */
-  token?: string | undefined;
-  /** The version `crownmcp` reports. */
-  version: string;
-  /** Where log lines go (standard error). */
-  log: (line: string) => void;
-}
 
 const decoder = new TextDecoder();
 

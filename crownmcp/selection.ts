@@ -34,10 +34,9 @@ import type { CallToolResult } from "../runtime/agent/sdk.ts";
 import { AppLink, NoAnswerError, type RequestId } from "./app_link.ts";
 import { AppNotifications } from "./app_notifications.ts";
 import { AppTools } from "./app_tools.ts";
-import type { Forwarded } from "./forwarding.ts";
 import { Liveness } from "./liveness.ts";
 import { couldNotConnectMessage, exitedMessage, toolError } from "./messages.ts";
-import type { ProxyOptions } from "./proxy.ts";
+import type { Forwarded, ProxyOptions } from "./types.ts";
 import { Unanswered } from "./unanswered.ts";
 
 /** How long connecting to an app, its handshake and its first tool list may take, in ms. */

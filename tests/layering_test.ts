@@ -167,3 +167,109 @@ Deno.test("an upward import is named with its file", () => {
     "runtime/ui/upward.ts imports node:assert: test code in a product file",
   ]);
 });
+
+const AGENT = join(RUNTIME, "agent");
+
+/**
+ * The parts of runtime/agent/, bottom first, one way like the layers: a file in a part imports
+ * its own folder and parts of a lower rank, never a file at the top of runtime/agent/ (the
+ * entry, `mod.ts`, is above every part). `transport` moves bytes and lines (sockets, the
+ * SDK's transport); `access` (gates, admission), `consent` (the compositor) and `clients`
+ * (what crownmcp and crowndev connect with) sit on it; `hosts` is what the server serves (the
+ * `SemanticHost` contract at its bottom, both hosts, the worker bridge's UI-thread side);
+ * `session` the MCP session (built-in tools, app tools, answers); `server` the `AgentServer`
+ * and the worker that runs it.
+ */
+export const AGENT_PARTS: Readonly<Record<string, number>> = {
+  transport: 0,
+  access: 1,
+  consent: 1,
+  clients: 1,
+  hosts: 2,
+  session: 3,
+  server: 4,
+};
+
+/** The part of a path under runtime/agent/, or `(entry)` for a file at its top. */
+function agentPartOf(path: string): string {
+  const parts = relative(AGENT, path).split("/");
+  return parts.length === 1 ? "(entry)" : parts[0]!;
+}
+
+/** What is wrong with one runtime/agent/ product file's imports of other agent files. */
+function agentImportProblems(path: string, source = Deno.readTextFileSync(path)): string[] {
+  const from = agentPartOf(path);
+  const file = relative(ROOT, path);
+  if (from === "(entry)") return [];
+  const rank = AGENT_PARTS[from];
+  if (rank === undefined) return [`${file}: runtime/agent/${from} has no place in the parts`];
+  const problems: string[] = [];
+  for (const specifier of importsOf(source)) {
+    if (!specifier.startsWith(".")) continue;
+    const target = resolve(dirname(path), specifier);
+    if (!target.startsWith(AGENT + "/")) continue;
+    const to = agentPartOf(target);
+    if (to === from) continue;
+    const toRank = to === "(entry)" ? undefined : AGENT_PARTS[to];
+    if (toRank === undefined || toRank >= rank) {
+      problems.push(`${file} imports ${specifier}: agent/${from} may not import ${to}`);
+    }
+  }
+  return problems;
+}
+
+Deno.test("runtime/agent/'s parts import one way", () => {
+  const files = filesUnder(AGENT).filter((path) => !isTestFile(path));
+  assert.deepEqual(files.flatMap((path) => agentImportProblems(path)), []);
+});
+
+Deno.test("an agent import that reaches up or to the entry is named with its file", () => {
+  const path = join(AGENT, "transport", "upward.ts");
+  const source = [
+    'import { x } from "../session/tool_calls.ts";',
+    'import { y } from "../mod.ts";',
+    'import { z } from "./line_splitter.ts";',
+    'import { w } from "../../semantics/mod.ts";',
+  ].join("\n");
+  assert.deepEqual(agentImportProblems(path, source), [
+    "runtime/agent/transport/upward.ts imports ../session/tool_calls.ts: agent/transport may not import session",
+    "runtime/agent/transport/upward.ts imports ../mod.ts: agent/transport may not import (entry)",
+  ]);
+});
+
+/** The first import cycle among the product files under `dir`, as a list of paths, or null. */
+function importCycle(dir: string): string[] | null {
+  const files = filesUnder(dir).filter((path) => !isTestFile(path));
+  const edges = new Map(files.map((path) => [
+    path,
+    importsOf(Deno.readTextFileSync(path))
+      .filter((specifier) => specifier.startsWith("."))
+      .map((specifier) => resolve(dirname(path), specifier))
+      .filter((target) => target.startsWith(dir + "/")),
+  ]));
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (path: string): string[] | null => {
+    if (state.get(path) === "done") return null;
+    if (state.get(path) === "open") return [...stack.slice(stack.indexOf(path)), path];
+    state.set(path, "open");
+    stack.push(path);
+    for (const next of edges.get(path) ?? []) {
+      const cycle = visit(next);
+      if (cycle !== null) return cycle;
+    }
+    stack.pop();
+    state.set(path, "done");
+    return null;
+  };
+  for (const path of files) {
+    const cycle = visit(path);
+    if (cycle !== null) return cycle.map((entry) => relative(ROOT, entry));
+  }
+  return null;
+}
+
+Deno.test("no import cycle in runtime/agent/ or crownmcp/, type imports included", () => {
+  assert.equal(importCycle(AGENT), null);
+  assert.equal(importCycle(join(ROOT, "crownmcp")), null);
+});
