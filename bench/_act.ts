@@ -8,7 +8,7 @@
  */
 
 import { readResultText } from "../runtime/agent/untrusted.ts";
-import { Client } from "../runtime/agent/sdk.ts";
+import { Client } from "../runtime/agent/transport/sdk.ts";
 import { nodeId, readTree } from "../tests/_app_process.ts";
 import { crownmcpTransport } from "../tests/_crownmcp.ts";
 import { median, summary } from "./_stats.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { readAnswer, readResultText } from "../runtime/agent/untrusted.ts";
 import { nodeId } from "../tests/_app_process.ts";
 import { Tally } from "./_tokens.ts";

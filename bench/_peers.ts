@@ -13,8 +13,8 @@
  */
 
 import { join } from "node:path";
-import { Client } from "../runtime/agent/sdk.ts";
-import { StdioClientTransport } from "../runtime/agent/sdk_stdio.ts";
+import { Client } from "../runtime/agent/transport/sdk.ts";
+import { StdioClientTransport } from "../runtime/agent/transport/sdk_stdio.ts";
 
 /** The versions measured. */
 export const PEER_VERSIONS = {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { Tally } from "./_tokens.ts";
 
 /** The name the app runs under in terminalcp. */

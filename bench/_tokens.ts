@@ -7,7 +7,7 @@
  */
 
 import { countTokens } from "npm:@anthropic-ai/tokenizer@0.0.4";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 
 /** The tokens of `text` by the legacy Claude tokenizer. */
 export function tokens(text: string): number {

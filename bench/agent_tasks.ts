@@ -17,7 +17,7 @@
  */
 
 import { readAnswer, readResultText } from "../runtime/agent/untrusted.ts";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
 import { launchCrownmcp, untilAppSelected } from "./_act.ts";
 

@@ -22,7 +22,7 @@
 
 import { readAnswer } from "../runtime/agent/untrusted.ts";
 import { connectToApp } from "../runtime/agent/client.ts";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { cpuSeconds, formatMiB } from "../tests/reliability/_proc.ts";
 import {
   actRoundTrips,

@@ -21,7 +21,7 @@
  */
 
 import { join } from "node:path";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { readResultText } from "../runtime/agent/untrusted.ts";
 import {
   childEnv,

@@ -19,8 +19,8 @@ import {
   ErrorCode,
   McpError,
   ResourceUpdatedNotificationSchema,
-} from "../runtime/agent/sdk.ts";
-import { SocketDirectoryError } from "../runtime/agent/socket_dir.ts";
+} from "../runtime/agent/transport/sdk.ts";
+import { SocketDirectoryError } from "../runtime/agent/transport/socket_dir.ts";
 import { readAnswer } from "../runtime/agent/untrusted.ts";
 import { CliError, colourTree, EXIT, type Palette } from "./output.ts";
 import type { CliQuery } from "./parse.ts";

@@ -22,8 +22,11 @@
  */
 
 import { CLIENT_MAX_LINE_BYTES } from "../runtime/agent/client.ts";
-import { MAX_UNSENT_BYTES } from "../runtime/agent/line_transport.ts";
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../runtime/agent/sdk.ts";
+import { MAX_UNSENT_BYTES } from "../runtime/agent/transport/line_transport.ts";
+import {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "../runtime/agent/transport/sdk.ts";
 import { RawLineSplitter } from "./lines.ts";
 
 /** The start of every id crownmcp gives a request of its own toward the app. */

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { AjvJsonSchemaValidator, type Tool, ToolSchema } from "../runtime/agent/sdk.ts";
+import { AjvJsonSchemaValidator, type Tool, ToolSchema } from "../runtime/agent/transport/sdk.ts";
 
 /** A JSON Schema as the SDK's validator takes it. */
 type JsonSchema = Parameters<AjvJsonSchemaValidator["getValidator"]>[0];

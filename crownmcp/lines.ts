@@ -7,7 +7,7 @@
  */
 
 import * as net from "node:net";
-import { parseErrorMessage } from "../runtime/agent/line_transport.ts";
+import { parseErrorMessage } from "../runtime/agent/transport/line_transport.ts";
 
 const NEWLINE = 0x0a;
 

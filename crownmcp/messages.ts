@@ -8,7 +8,7 @@
  */
 
 import type { AppEntry } from "../runtime/agent/discovery.ts";
-import type { CallToolResult } from "../runtime/agent/sdk.ts";
+import type { CallToolResult } from "../runtime/agent/transport/sdk.ts";
 import { CONFIRM_NOTE } from "../runtime/agent/tool_defs.ts";
 import { UNTRUSTED_MEANING } from "../runtime/agent/untrusted.ts";
 

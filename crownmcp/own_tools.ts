@@ -19,7 +19,7 @@ import {
   SubscribeRequestSchema,
   type Tool,
   UnsubscribeRequestSchema,
-} from "../runtime/agent/sdk.ts";
+} from "../runtime/agent/transport/sdk.ts";
 import { PROXY_TOOL } from "../runtime/ui/tool_names.ts";
 import {
   couldNotConnectMessage,

@@ -30,8 +30,8 @@ import {
   isJsonRpcMessage,
   looksLikeResponse,
   parseErrorMessage,
-} from "../runtime/agent/line_transport.ts";
-import { ErrorCode, Server } from "../runtime/agent/sdk.ts";
+} from "../runtime/agent/transport/line_transport.ts";
+import { ErrorCode, Server } from "../runtime/agent/transport/sdk.ts";
 import { BUILTIN_TOOL } from "../runtime/ui/tool_names.ts";
 import type { Message, RequestId } from "./app_link.ts";
 import {

@@ -30,7 +30,7 @@ import {
   listApps,
   watchApps,
 } from "../runtime/agent/discovery.ts";
-import type { CallToolResult } from "../runtime/agent/sdk.ts";
+import type { CallToolResult } from "../runtime/agent/transport/sdk.ts";
 import { AppLink, NoAnswerError, type RequestId } from "./app_link.ts";
 import { AppNotifications } from "./app_notifications.ts";
 import { AppTools } from "./app_tools.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { JSONRPCMessage, Transport } from "../runtime/agent/sdk.ts";
+import type { JSONRPCMessage, Transport } from "../runtime/agent/transport/sdk.ts";
 import type { AgentStdio } from "./lines.ts";
 
 /**

@@ -22,7 +22,7 @@
 
 import * as net from "node:net";
 import { parseArgs } from "node:util";
-import { LineSplitter } from "../runtime/agent/line_transport.ts";
+import { LineSplitter } from "../runtime/agent/transport/line_transport.ts";
 
 /** A request from an app, as the compositor receives it. */
 export interface AccessRequestMessage {

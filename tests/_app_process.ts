@@ -9,7 +9,7 @@
 
 import { fileURLToPath } from "node:url";
 import { connectToApp } from "../runtime/agent/client.ts";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { readAnswer, readResultText } from "../runtime/agent/untrusted.ts";
 
 /** The repository root; children run with it as their working directory. */

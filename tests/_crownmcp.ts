@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
-import { StdioClientTransport } from "../runtime/agent/sdk_stdio.ts";
+import { StdioClientTransport } from "../runtime/agent/transport/sdk_stdio.ts";
 import { childEnv, REPO_ROOT } from "./_app_process.ts";
 
 /** `deno` (this executable) and its arguments, exactly as the `crownmcp` task runs it. */

@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "../runtime/agent/sdk.ts";
+import { Client } from "../runtime/agent/transport/sdk.ts";
 import { readResultText, UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
 import { checkEveryNode } from "../bench/_crown_tasks.ts";
 import { resultText, tokens } from "../bench/_tokens.ts";

@@ -13,7 +13,7 @@
 import { markedContent, receiptOf } from "./_marked.ts";
 import assert from "node:assert/strict";
 import { getuid } from "../ffi/mod.ts";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import {
   type AppProcess,
   callTool,

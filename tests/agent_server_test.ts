@@ -16,15 +16,15 @@ import { staleRevisionMessage } from "../runtime/input/action.ts";
 import { AppHost } from "../runtime/agent/app_host.ts";
 import { connectToApp, openAppSocket } from "../runtime/agent/client.ts";
 import { type AccessGate, SameUserGate, TokenGate } from "../runtime/agent/gate.ts";
-import { LineSplitter, MAX_LINE_BYTES } from "../runtime/agent/line_transport.ts";
+import { LineSplitter, MAX_LINE_BYTES } from "../runtime/agent/transport/line_transport.ts";
 import { AgentServer } from "../runtime/agent/server.ts";
 import {
   type CallToolResult,
   type Client,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
-} from "../runtime/agent/sdk.ts";
-import { SocketDirectoryError, socketPathFor } from "../runtime/agent/socket_dir.ts";
+} from "../runtime/agent/transport/sdk.ts";
+import { SocketDirectoryError, socketPathFor } from "../runtime/agent/transport/socket_dir.ts";
 import { confirmMessage } from "../runtime/ui/tool_call.ts";
 import { RESOURCE_DATA_NOTE, UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
 import { markedContent, receiptOf } from "./_marked.ts";

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { type AppProcess, connect, exists, runtimeDir, startApp } from "./_app_process.ts";
 
 const FIXTURE = "tests/fixtures/process_app.ts";

@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { callTool, connect, nodeId, readTree, runtimeDir, startApp } from "./_app_process.ts";
 
 const FIXTURE = "tests/fixtures/choices_app.ts";

@@ -17,8 +17,8 @@ import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
 import { getuid } from "../ffi/mod.ts";
-import { Client, type Notification } from "../runtime/agent/sdk.ts";
-import type { StdioClientTransport } from "../runtime/agent/sdk_stdio.ts";
+import { Client, type Notification } from "../runtime/agent/transport/sdk.ts";
+import type { StdioClientTransport } from "../runtime/agent/transport/sdk_stdio.ts";
 import {
   type AppProcess,
   callTool,

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { bind, button, column, component, menu, menuItem, text } from "../runtime/mod.ts";
 import { render } from "../runtime/testing.ts";
-import { Client } from "../runtime/agent/sdk.ts";
+import { Client } from "../runtime/agent/transport/sdk.ts";
 import { confirmMessage } from "../runtime/ui/tool_call.ts";
 import { callTool, connect, nodeId, readTree, runtimeDir, startApp } from "./_app_process.ts";
 import { crownmcpTransport } from "./_crownmcp.ts";

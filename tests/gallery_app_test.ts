@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { render } from "../runtime/testing.ts";
 import { galleryApp } from "../examples/gallery.ts";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { callTool, connect, nodeId, readTree, runtimeDir, startApp } from "./_app_process.ts";
 
 /** Every named widget of the gallery, by role and name (the slots still to fill are left out). */

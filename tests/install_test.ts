@@ -6,8 +6,8 @@
 
 import { markedContent, receiptOf } from "./_marked.ts";
 import assert from "node:assert/strict";
-import { Client } from "../runtime/agent/sdk.ts";
-import { StdioClientTransport } from "../runtime/agent/sdk_stdio.ts";
+import { Client } from "../runtime/agent/transport/sdk.ts";
+import { StdioClientTransport } from "../runtime/agent/transport/sdk_stdio.ts";
 import {
   childEnv,
   makeRuntimeDir,

@@ -10,7 +10,7 @@
 
 import { markedContent } from "./_marked.ts";
 import assert from "node:assert/strict";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { callTool, connect, runtimeDir, startApp } from "./_app_process.ts";
 
 const FIXTURE = "tests/fixtures/list_items_app.ts";

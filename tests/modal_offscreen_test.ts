@@ -10,7 +10,7 @@
 
 import { markedContent, receiptOf } from "./_marked.ts";
 import assert from "node:assert/strict";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { type AppProcess, callTool, connect, runtimeDir, startApp } from "./_app_process.ts";
 import { ROW_COUNT, ROWS_IN_VIEW } from "./fixtures/modal_offscreen_app.ts";
 

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Client } from "../runtime/agent/sdk.ts";
+import { Client } from "../runtime/agent/transport/sdk.ts";
 import { BUILTIN_TOOLS } from "../runtime/agent/tool_defs.ts";
 import { BUILTIN_TOOL, PROXY_TOOL, RESERVED_TOOL_NAMES } from "../runtime/ui/tool_names.ts";
 import { AppTool, RESERVED_TOOL_NAMES as REGISTRY_RESERVED } from "../runtime/ui/tools.ts";

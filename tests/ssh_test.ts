@@ -15,8 +15,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CROWNMCP } from "../.ci/programs.ts";
-import { Client } from "../runtime/agent/sdk.ts";
-import { StdioClientTransport } from "../runtime/agent/sdk_stdio.ts";
+import { Client } from "../runtime/agent/transport/sdk.ts";
+import { StdioClientTransport } from "../runtime/agent/transport/sdk_stdio.ts";
 import {
   callTool,
   childEnv,

@@ -9,7 +9,7 @@
 
 import { markedContent } from "./_marked.ts";
 import assert from "node:assert/strict";
-import { Client } from "../runtime/agent/sdk.ts";
+import { Client } from "../runtime/agent/transport/sdk.ts";
 import {
   callTool,
   connect,

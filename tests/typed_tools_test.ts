@@ -10,7 +10,7 @@
 
 import { markedContent } from "./_marked.ts";
 import assert from "node:assert/strict";
-import { Client } from "../runtime/agent/sdk.ts";
+import { Client } from "../runtime/agent/transport/sdk.ts";
 import { confirmMessage } from "../runtime/ui/tool_call.ts";
 import {
   callTool,

@@ -19,7 +19,12 @@ import { toolInfo } from "./app_host.ts";
 import { AgentAccessClient } from "./compositor.ts";
 import { cellScreenshot } from "./screenshots.ts";
 import { TIMEOUT_MESSAGE } from "./mirror_host.ts";
-import { socketDirectory, socketEnv, socketNameFor, socketPathFor } from "./socket_dir.ts";
+import {
+  socketDirectory,
+  socketEnv,
+  socketNameFor,
+  socketPathFor,
+} from "./transport/socket_dir.ts";
 import type { FromWorker, RequestResult, ToWorker, UiCall } from "./worker_messages.ts";
 import type { ToolProgress } from "../ui/tool_call.ts";
 

@@ -15,7 +15,7 @@ import {
 } from "../semantics/mod.ts";
 import { HostError, type SemanticHost, type WaitCondition } from "./host.ts";
 import { fitNodes } from "./node_answers.ts";
-import type { CallToolResult } from "./sdk.ts";
+import type { CallToolResult } from "./transport/sdk.ts";
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS } from "./tree_watch.ts";
 import { plainHeader, SINCE_HEADER_BYTES, untrustedText } from "./untrusted.ts";
 

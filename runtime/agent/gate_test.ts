@@ -7,7 +7,7 @@ import { render } from "../testing.ts";
 import { AppHost } from "./app_host.ts";
 import { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
 import { AgentServer } from "./server.ts";
-import { socketPathFor } from "./socket_dir.ts";
+import { socketPathFor } from "./transport/socket_dir.ts";
 
 function peer(uid: number, token?: string): PeerInfo {
   return { pid: 4242, uid, gid: uid, token };

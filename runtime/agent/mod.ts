@@ -37,7 +37,7 @@ export {
   type SocketFileName,
   socketNameFor,
   socketPathFor,
-} from "./socket_dir.ts";
+} from "./transport/socket_dir.ts";
 export {
   readAnswer,
   readResultText,

@@ -19,10 +19,14 @@ import type { AccessGate } from "./gate.ts";
 import type { SemanticHost } from "./host.ts";
 import { McpSessions } from "./mcp_session.ts";
 import { RefusalLog } from "./refusal_log.ts";
-import { MAX_CONNECTIONS, SocketListener } from "./socket_listener.ts";
+import { MAX_CONNECTIONS, SocketListener } from "./transport/socket_listener.ts";
 
 export { RESOURCES, SERVER_VERSION } from "./mcp_session.ts";
-export { MAX_CONNECTIONS, SOCKET_CHECK_MS, tooManyConnectionsMessage } from "./socket_listener.ts";
+export {
+  MAX_CONNECTIONS,
+  SOCKET_CHECK_MS,
+  tooManyConnectionsMessage,
+} from "./transport/socket_listener.ts";
 
 /** What an `AgentServer` is made with. */
 export interface AgentServerOptions {

@@ -14,7 +14,7 @@ import { unknownToolMessage } from "../app/app_calls.ts";
 import { checkToolArguments } from "../ui/tools.ts";
 import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
-import type { CallToolResult } from "./sdk.ts";
+import type { CallToolResult } from "./transport/sdk.ts";
 import { BUILTIN_TOOL } from "../ui/tool_names.ts";
 import { BUILTIN_TOOL_NAMES } from "./tool_defs.ts";
 import { appJson, HEADER_BYTES, untrustedText } from "./untrusted.ts";

@@ -6,7 +6,7 @@ import { component, text } from "../ui/mod.ts";
 import { AppTool } from "../ui/tools.ts";
 import { AppHost } from "./app_host.ts";
 import { TokenBucket } from "./rate_limit.ts";
-import type { CallToolResult } from "./sdk.ts";
+import type { CallToolResult } from "./transport/sdk.ts";
 import { callTool } from "./tool_calls.ts";
 import { confirmMessage } from "../ui/tool_call.ts";
 

@@ -20,9 +20,9 @@ import type { Buffer } from "node:buffer";
 import type * as net from "node:net";
 import { basename, join } from "node:path";
 import { openAppSocket } from "../../runtime/agent/client.ts";
-import { LineSplitter } from "../../runtime/agent/line_transport.ts";
-import { Client } from "../../runtime/agent/sdk.ts";
-import type { StdioClientTransport } from "../../runtime/agent/sdk_stdio.ts";
+import { LineSplitter } from "../../runtime/agent/transport/line_transport.ts";
+import { Client } from "../../runtime/agent/transport/sdk.ts";
+import type { StdioClientTransport } from "../../runtime/agent/transport/sdk_stdio.ts";
 import {
   type AppProcess,
   callTool,

@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import {
   MAX_PENDING_REQUESTS,
   UNSENT_HIGH_WATER_BYTES,
-} from "../../runtime/agent/line_transport.ts";
+} from "../../runtime/agent/transport/line_transport.ts";
 import { PROCESS_TIMEOUT_MS } from "../_app_process.ts";
 import { pause, type RawClient, rawToolText, type Scene, withScene } from "./_shared.ts";
 

@@ -31,7 +31,7 @@ import {
 } from "../_app_process.ts";
 import { crowndev, type Run } from "../_crowndev_process.ts";
 import { crownmcpTransport } from "../_crownmcp.ts";
-import { Client } from "../../runtime/agent/sdk.ts";
+import { Client } from "../../runtime/agent/transport/sdk.ts";
 import { until } from "./_shared.ts";
 
 const COUNTER = "examples/counter.ts";

@@ -11,7 +11,7 @@
  */
 
 import assert from "node:assert/strict";
-import { MAX_PENDING_REQUESTS } from "../../runtime/agent/line_transport.ts";
+import { MAX_PENDING_REQUESTS } from "../../runtime/agent/transport/line_transport.ts";
 import { PROCESS_TIMEOUT_MS } from "../_app_process.ts";
 import { rawToolText, withScene } from "./_shared.ts";
 

@@ -11,7 +11,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Notification } from "../../runtime/agent/sdk.ts";
+import type { Notification } from "../../runtime/agent/transport/sdk.ts";
 import { REQUEST_TIMEOUT_MS } from "../_app_process.ts";
 import { COALESCE_MS } from "../../crownmcp/coalesce.ts";
 import { type CrownmcpSession, pause, until, withScene } from "./_shared.ts";

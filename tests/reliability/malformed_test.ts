@@ -13,8 +13,8 @@
  */
 
 import assert from "node:assert/strict";
-import { MAX_LINE_BYTES } from "../../runtime/agent/line_transport.ts";
-import type { Client } from "../../runtime/agent/sdk.ts";
+import { MAX_LINE_BYTES } from "../../runtime/agent/transport/line_transport.ts";
+import type { Client } from "../../runtime/agent/transport/sdk.ts";
 import { nodeId, readTree, type TreeAnswer } from "../_app_process.ts";
 import {
   pause,

@@ -11,7 +11,7 @@
 
 import { markedContent } from "../_marked.ts";
 import assert from "node:assert/strict";
-import type { Client } from "../../runtime/agent/sdk.ts";
+import type { Client } from "../../runtime/agent/transport/sdk.ts";
 import {
   callTool,
   childEnv,

@@ -16,7 +16,7 @@ import {
   UNTRUSTED_MARKER,
 } from "../../runtime/agent/untrusted.ts";
 import { markedContent } from "../_marked.ts";
-import type { Client } from "../../runtime/agent/sdk.ts";
+import type { Client } from "../../runtime/agent/transport/sdk.ts";
 import { callTool, nodeId, readTree, type ToolText } from "../_app_process.ts";
 import {
   ESCAPE_NAME,

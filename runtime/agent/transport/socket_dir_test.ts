@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { getuid } from "../../ffi/mod.ts";
+import { getuid } from "../../../ffi/mod.ts";
 import * as net from "node:net";
 import {
   checkSocketDirectory,

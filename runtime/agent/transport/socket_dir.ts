@@ -10,7 +10,7 @@
  */
 
 import { dirname, join, resolve } from "node:path";
-import { readEnv } from "../app/env.ts";
+import { readEnv } from "../../app/env.ts";
 
 /** The environment variables the directory depends on. */
 export interface SocketEnv {

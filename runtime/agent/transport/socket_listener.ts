@@ -10,7 +10,7 @@
 
 import * as net from "node:net";
 import { dirname } from "node:path";
-import { getuid } from "../../ffi/mod.ts";
+import { getuid } from "../../../ffi/mod.ts";
 import { isOutOfDescriptors, probeListener } from "./accept_probe.ts";
 import { type FileIdentity, fileIdentity, prepareSocketDirectory } from "./socket_dir.ts";
 

@@ -7,7 +7,7 @@
  */
 
 import type * as net from "node:net";
-import { type PeerCredentials, peerCredentials } from "../../ffi/mod.ts";
+import { type PeerCredentials, peerCredentials } from "../../../ffi/mod.ts";
 
 export type { PeerCredentials };
 
