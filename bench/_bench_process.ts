@@ -6,7 +6,7 @@
  * @module
  */
 
-import { connectToApp } from "../runtime/agent/client.ts";
+import { connectToApp } from "../runtime/agent/clients/client.ts";
 import { type AppProcess, makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
 import { residentBytes } from "../tests/reliability/_proc.ts";
 import { sleep } from "./_act.ts";

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { connectToApp } from "../runtime/agent/client.ts";
+import { connectToApp } from "../runtime/agent/clients/client.ts";
 import { makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
 import {
   BURST_GAP_MS,

@@ -21,7 +21,7 @@
  */
 
 import { readAnswer } from "../runtime/agent/untrusted.ts";
-import { connectToApp } from "../runtime/agent/client.ts";
+import { connectToApp } from "../runtime/agent/clients/client.ts";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { cpuSeconds, formatMiB } from "../tests/reliability/_proc.ts";
 import {

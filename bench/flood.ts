@@ -18,7 +18,7 @@
  */
 
 import { dirname } from "node:path";
-import { connectToApp } from "../runtime/agent/client.ts";
+import { connectToApp } from "../runtime/agent/clients/client.ts";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
 import { formatMiB, residentBytes } from "../tests/reliability/_proc.ts";

@@ -5,14 +5,14 @@
  * @module
  */
 
-import { connectToApp } from "../runtime/agent/client.ts";
+import { connectToApp } from "../runtime/agent/clients/client.ts";
 import {
   type AppEntry,
   type AppScan,
   checkAppSocket,
   listApps,
   matchApp,
-} from "../runtime/agent/discovery.ts";
+} from "../runtime/agent/clients/discovery.ts";
 import {
   type CallToolResult,
   type Client,

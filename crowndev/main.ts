@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import denoJson from "../deno.json" with { type: "json" };
 import { readEnv } from "../runtime/app/env.ts";
-import { clientSocketDirectory, clientUid } from "../runtime/agent/discovery.ts";
+import { clientSocketDirectory, clientUid } from "../runtime/agent/clients/discovery.ts";
 import {
   actCommand,
   appsCommand,

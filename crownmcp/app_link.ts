@@ -21,7 +21,7 @@
  * @module
  */
 
-import { CLIENT_MAX_LINE_BYTES } from "../runtime/agent/client.ts";
+import { CLIENT_MAX_LINE_BYTES } from "../runtime/agent/clients/client.ts";
 import { MAX_UNSENT_BYTES } from "../runtime/agent/transport/line_transport.ts";
 import {
   LATEST_PROTOCOL_VERSION,

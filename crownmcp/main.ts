@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import denoJson from "../deno.json" with { type: "json" };
 import { readEnv } from "../runtime/app/env.ts";
-import { clientSocketDirectory, clientUid } from "../runtime/agent/discovery.ts";
+import { clientSocketDirectory, clientUid } from "../runtime/agent/clients/discovery.ts";
 import { STDIO_MAX_LINE_BYTES } from "../runtime/agent/transport/stdio_transport.ts";
 import { AgentStdio } from "./lines.ts";
 import { CrownProxy } from "./proxy.ts";

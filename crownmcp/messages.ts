@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AppEntry } from "../runtime/agent/discovery.ts";
+import type { AppEntry } from "../runtime/agent/clients/discovery.ts";
 import type { CallToolResult } from "../runtime/agent/transport/sdk.ts";
 import { CONFIRM_NOTE } from "../runtime/agent/tool_defs.ts";
 import { UNTRUSTED_MEANING } from "../runtime/agent/untrusted.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { matchApp } from "../runtime/agent/discovery.ts";
+import { matchApp } from "../runtime/agent/clients/discovery.ts";
 import {
   CallToolRequestSchema,
   type CallToolResult,

@@ -23,7 +23,7 @@
  * @module
  */
 
-import type { AppEntry } from "../runtime/agent/discovery.ts";
+import type { AppEntry } from "../runtime/agent/clients/discovery.ts";
 import { McpLifecycle } from "../runtime/agent/lifecycle.ts";
 import {
   idInUseMessage,

@@ -29,7 +29,7 @@ import {
   checkAppSocket,
   listApps,
   watchApps,
-} from "../runtime/agent/discovery.ts";
+} from "../runtime/agent/clients/discovery.ts";
 import type { CallToolResult } from "../runtime/agent/transport/sdk.ts";
 import { AppLink, NoAnswerError, type RequestId } from "./app_link.ts";
 import { AppNotifications } from "./app_notifications.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AppEntry } from "../runtime/agent/discovery.ts";
+import type { AppEntry } from "../runtime/agent/clients/discovery.ts";
 
 /** How long an app that did not answer waits before it is tried again, in milliseconds. */
 export const RETRY_MS = 2_000;

@@ -8,7 +8,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { connectToApp } from "../runtime/agent/client.ts";
+import { connectToApp } from "../runtime/agent/clients/client.ts";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { readAnswer, readResultText } from "../runtime/agent/untrusted.ts";
 

@@ -14,8 +14,8 @@ import { getuid } from "../ffi/mod.ts";
 import { setLogSink } from "../runtime/app/log.ts";
 import { staleRevisionMessage } from "../runtime/input/action.ts";
 import { AppHost } from "../runtime/agent/app_host.ts";
-import { connectToApp, openAppSocket } from "../runtime/agent/client.ts";
-import { type AccessGate, SameUserGate, TokenGate } from "../runtime/agent/gate.ts";
+import { connectToApp, openAppSocket } from "../runtime/agent/clients/client.ts";
+import { type AccessGate, SameUserGate, TokenGate } from "../runtime/agent/access/gate.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../runtime/agent/transport/line_transport.ts";
 import { AgentServer } from "../runtime/agent/server.ts";
 import {

@@ -9,8 +9,8 @@
 
 import assert from "node:assert/strict";
 import * as net from "node:net";
-import { connectToApp } from "../runtime/agent/client.ts";
-import { ACCESS_REASON, compositorRefusal } from "../runtime/agent/compositor.ts";
+import { connectToApp } from "../runtime/agent/clients/client.ts";
+import { ACCESS_REASON, compositorRefusal } from "../runtime/agent/consent/compositor.ts";
 import {
   type AccessRequestMessage,
   type Decision,

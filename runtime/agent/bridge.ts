@@ -16,7 +16,7 @@ import { readEnv } from "../app/env.ts";
 import { log } from "../app/log.ts";
 import { snapshotUpdate } from "../semantics/mod.ts";
 import { toolInfo } from "./app_host.ts";
-import { AgentAccessClient } from "./compositor.ts";
+import { AgentAccessClient } from "./consent/compositor.ts";
 import { cellScreenshot } from "./screenshots.ts";
 import { TIMEOUT_MESSAGE } from "./mirror_host.ts";
 import {

@@ -6,7 +6,13 @@
  */
 
 export { AgentServer, type AgentServerOptions, RESOURCES } from "./server.ts";
-export { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
+export {
+  type AccessGate,
+  AllGates,
+  type PeerInfo,
+  SameUserGate,
+  TokenGate,
+} from "./access/gate.ts";
 export {
   type ActOptions,
   HostError,
@@ -27,7 +33,7 @@ export {
 export { AppHost } from "./app_host.ts";
 export { DEFAULT_WAIT_MS, MAX_WAIT_MS } from "./tree_watch.ts";
 export type { ChangesAnswer, FoundNodes, NodeMatch } from "../semantics/mod.ts";
-export { type Client, type ConnectOptions, connectToApp, openAppSocket } from "./client.ts";
+export { type Client, type ConnectOptions, connectToApp, openAppSocket } from "./clients/client.ts";
 export {
   parseSocketFileName,
   prepareSocketDirectory,

@@ -14,11 +14,11 @@
 
 import type * as net from "node:net";
 import { getuid } from "../../ffi/mod.ts";
-import { admitConnection } from "./admission.ts";
-import type { AccessGate } from "./gate.ts";
+import { admitConnection } from "./access/admission.ts";
+import type { AccessGate } from "./access/gate.ts";
 import type { SemanticHost } from "./host.ts";
 import { McpSessions } from "./mcp_session.ts";
-import { RefusalLog } from "./refusal_log.ts";
+import { RefusalLog } from "./access/refusal_log.ts";
 import { MAX_CONNECTIONS, SocketListener } from "./transport/socket_listener.ts";
 
 export { RESOURCES, SERVER_VERSION } from "./mcp_session.ts";

@@ -9,7 +9,7 @@
 /// <reference lib="deno.worker" />
 
 import { getuid } from "../../ffi/mod.ts";
-import { SameUserGate } from "./gate.ts";
+import { SameUserGate } from "./access/gate.ts";
 import { MirrorHost } from "./mirror_host.ts";
 import { AgentServer } from "./server.ts";
 import type { FromWorker, ToWorker } from "./worker_messages.ts";

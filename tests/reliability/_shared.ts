@@ -19,7 +19,7 @@ import assert from "node:assert/strict";
 import type { Buffer } from "node:buffer";
 import type * as net from "node:net";
 import { basename, join } from "node:path";
-import { openAppSocket } from "../../runtime/agent/client.ts";
+import { openAppSocket } from "../../runtime/agent/clients/client.ts";
 import { LineSplitter } from "../../runtime/agent/transport/line_transport.ts";
 import { Client } from "../../runtime/agent/transport/sdk.ts";
 import type { StdioClientTransport } from "../../runtime/agent/transport/sdk_stdio.ts";

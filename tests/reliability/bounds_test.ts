@@ -11,10 +11,10 @@
 import { markedContent } from "../_marked.ts";
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { SameUserGate, TokenGate } from "../../runtime/agent/gate.ts";
+import { SameUserGate, TokenGate } from "../../runtime/agent/access/gate.ts";
 import { MAX_PENDING_REQUESTS } from "../../runtime/agent/transport/line_transport.ts";
 import { MirrorHost } from "../../runtime/agent/mirror_host.ts";
-import { REFUSALS_LOGGED_ONE_BY_ONE } from "../../runtime/agent/refusal_log.ts";
+import { REFUSALS_LOGGED_ONE_BY_ONE } from "../../runtime/agent/access/refusal_log.ts";
 import { AgentServer, tooManyConnectionsMessage } from "../../runtime/agent/server.ts";
 import {
   AppProcess,

@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import { REFUSALS_LOGGED_ONE_BY_ONE } from "../../runtime/agent/refusal_log.ts";
+import { REFUSALS_LOGGED_ONE_BY_ONE } from "../../runtime/agent/access/refusal_log.ts";
 import {
   readResultText,
   RESOURCE_DATA_NOTE,

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import * as net from "node:net";
 import { join } from "node:path";
-import { component, text } from "../mod.ts";
-import { render } from "../testing.ts";
-import { AppHost } from "./app_host.ts";
+import { component, text } from "../../mod.ts";
+import { render } from "../../testing.ts";
+import { AppHost } from "../app_host.ts";
 import { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
-import { AgentServer } from "./server.ts";
-import { socketPathFor } from "./transport/socket_dir.ts";
+import { AgentServer } from "../server.ts";
+import { socketPathFor } from "../transport/socket_dir.ts";
 
 function peer(uid: number, token?: string): PeerInfo {
   return { pid: 4242, uid, gid: uid, token };

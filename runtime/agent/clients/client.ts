@@ -6,8 +6,8 @@
  */
 
 import * as net from "node:net";
-import { LineTransport } from "./transport/line_transport.ts";
-import { Client as SdkClient } from "./transport/sdk.ts";
+import { LineTransport } from "../transport/line_transport.ts";
+import { Client as SdkClient } from "../transport/sdk.ts";
 
 /**
  * Opens a socket to an app; sends `TOKEN <token>` first when a token is given. With

@@ -10,11 +10,11 @@
 
 import type { Buffer } from "node:buffer";
 import type * as net from "node:net";
-import { peerCredentials } from "../../ffi/mod.ts";
+import { peerCredentials } from "../../../ffi/mod.ts";
 import type { AccessGate } from "./gate.ts";
-import { readFirstLine } from "./transport/line_splitter.ts";
+import { readFirstLine } from "../transport/line_splitter.ts";
 import type { RefusalLog } from "./refusal_log.ts";
-import type { SocketListener } from "./transport/socket_listener.ts";
+import type { SocketListener } from "../transport/socket_listener.ts";
 
 /** What `admitConnection()` decides with. */
 export interface Admission {

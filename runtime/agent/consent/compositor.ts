@@ -14,10 +14,10 @@
  */
 
 import * as net from "node:net";
-import { getuid } from "../../ffi/mod.ts";
-import { LineSplitter } from "./transport/line_splitter.ts";
+import { getuid } from "../../../ffi/mod.ts";
+import { LineSplitter } from "../transport/line_splitter.ts";
 import { checkPng } from "./png.ts";
-import { socketPeer } from "./transport/socket_peer.ts";
+import { socketPeer } from "../transport/socket_peer.ts";
 
 /** The reason the app gives the user. */
 export const ACCESS_REASON = "Let AI agents read and operate this app's UI over MCP";

@@ -15,7 +15,7 @@ import {
   socketDirectory,
   SocketDirectoryError,
   socketEnv,
-} from "./transport/socket_dir.ts";
+} from "../transport/socket_dir.ts";
 
 /** One running app, as `list_apps` shows it. */
 export interface AppEntry {
