@@ -7,7 +7,7 @@
  * @module
  */
 
-import { readResultText } from "../runtime/agent/untrusted.ts";
+import { readResultText } from "../runtime/agent/session/untrusted.ts";
 import { Client } from "../runtime/agent/transport/sdk.ts";
 import { nodeId, readTree } from "../tests/_app_process.ts";
 import { crownmcpTransport } from "../tests/_crownmcp.ts";

@@ -8,7 +8,7 @@
  */
 
 import type { Client } from "../runtime/agent/transport/sdk.ts";
-import { readAnswer, readResultText } from "../runtime/agent/untrusted.ts";
+import { readAnswer, readResultText } from "../runtime/agent/session/untrusted.ts";
 import { nodeId } from "../tests/_app_process.ts";
 import { Tally } from "./_tokens.ts";
 

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { readAnswer, readResultText } from "../runtime/agent/untrusted.ts";
+import { readAnswer, readResultText } from "../runtime/agent/session/untrusted.ts";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { makeRuntimeDir, removeDir, startApp } from "../tests/_app_process.ts";
 import { launchCrownmcp, untilAppSelected } from "./_act.ts";

@@ -20,7 +20,7 @@
  * @module
  */
 
-import { readAnswer } from "../runtime/agent/untrusted.ts";
+import { readAnswer } from "../runtime/agent/session/untrusted.ts";
 import { connectToApp } from "../runtime/agent/clients/client.ts";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { cpuSeconds, formatMiB } from "../tests/reliability/_proc.ts";

@@ -22,7 +22,7 @@
 
 import { join } from "node:path";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
-import { readResultText } from "../runtime/agent/untrusted.ts";
+import { readResultText } from "../runtime/agent/session/untrusted.ts";
 import {
   childEnv,
   makeRuntimeDir,

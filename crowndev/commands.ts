@@ -21,7 +21,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "../runtime/agent/transport/sdk.ts";
 import { SocketDirectoryError } from "../runtime/agent/transport/socket_dir.ts";
-import { readAnswer } from "../runtime/agent/untrusted.ts";
+import { readAnswer } from "../runtime/agent/session/untrusted.ts";
 import { CliError, colourTree, EXIT, type Palette } from "./output.ts";
 import type { CliQuery } from "./parse.ts";
 

@@ -27,7 +27,7 @@ import {
   UsageError,
   waitArguments,
 } from "./parse.ts";
-import { DEFAULT_WAIT_MS } from "../runtime/agent/tree_watch.ts";
+import { DEFAULT_WAIT_MS } from "../runtime/agent/hosts/tree_watch.ts";
 import { MAX_SCALE } from "../runtime/render/picture/scale.ts";
 
 /** How long crowndev waits for an app to connect and to answer a request, by default (ms). */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { MAX_WAIT_MS } from "../runtime/agent/tree_watch.ts";
+import { MAX_WAIT_MS } from "../runtime/agent/hosts/tree_watch.ts";
 import { ACTION_NAMES, actionNamed } from "../runtime/input/actions.ts";
 import { isRole } from "../runtime/semantics/node.ts";
 import { QUERY_STATES } from "../runtime/semantics/query.ts";

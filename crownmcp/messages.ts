@@ -9,8 +9,8 @@
 
 import type { AppEntry } from "../runtime/agent/clients/discovery.ts";
 import type { CallToolResult } from "../runtime/agent/transport/sdk.ts";
-import { CONFIRM_NOTE } from "../runtime/agent/tool_defs.ts";
-import { UNTRUSTED_MEANING } from "../runtime/agent/untrusted.ts";
+import { CONFIRM_NOTE } from "../runtime/agent/session/tool_defs.ts";
+import { UNTRUSTED_MEANING } from "../runtime/agent/session/untrusted.ts";
 
 /** What crownmcp tells the agent in its `initialize` answer. */
 export const INSTRUCTIONS =

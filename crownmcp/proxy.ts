@@ -24,7 +24,7 @@
  */
 
 import type { AppEntry } from "../runtime/agent/clients/discovery.ts";
-import { McpLifecycle } from "../runtime/agent/lifecycle.ts";
+import { McpLifecycle } from "../runtime/agent/session/lifecycle.ts";
 import {
   idInUseMessage,
   isJsonRpcMessage,

@@ -118,7 +118,7 @@ interface AgentBridgeModule {
 /** Loads the agent bridge; a failure is logged with CUI0408 and leaves the server off. */
 async function loadBridge(): Promise<AgentBridgeModule | undefined> {
   try {
-    return await import("./agent/bridge.ts");
+    return await import("./agent/hosts/bridge.ts");
   } catch (error) {
     log(`CUI0408 MCP server failed to start: ${(error as Error).message}`);
     return undefined;

@@ -10,7 +10,7 @@
 import { fileURLToPath } from "node:url";
 import { connectToApp } from "../runtime/agent/clients/client.ts";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
-import { readAnswer, readResultText } from "../runtime/agent/untrusted.ts";
+import { readAnswer, readResultText } from "../runtime/agent/session/untrusted.ts";
 
 /** The repository root; children run with it as their working directory. */
 export const REPO_ROOT: string = fileURLToPath(new URL("..", import.meta.url));

@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { readResultText, UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
+import { readResultText, UNTRUSTED_MARKER } from "../runtime/agent/session/untrusted.ts";
 
 /** What a result marked as untrusted app data carries; fails when the marker is missing. */
 export function markedContent(text: string): unknown {

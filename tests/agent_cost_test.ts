@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { Client } from "../runtime/agent/transport/sdk.ts";
-import { readResultText, UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
+import { readResultText, UNTRUSTED_MARKER } from "../runtime/agent/session/untrusted.ts";
 import { checkEveryNode } from "../bench/_crown_tasks.ts";
 import { resultText, tokens } from "../bench/_tokens.ts";
 import { nodeId, REQUEST_TIMEOUT_MS, runtimeDir, startApp } from "./_app_process.ts";

@@ -618,7 +618,7 @@ Deno.test("app process: an app with mcp(false) opens nothing and needs no permis
     assert.deepEqual([...loaded].filter(agentOrFfi), []);
     // The walk is meaningful: the dynamic import of the bridge is in the full graph.
     assert.ok(
-      graph.modules.some((module) => module.specifier.endsWith("/runtime/agent/bridge.ts")),
+      graph.modules.some((module) => module.specifier.endsWith("/runtime/agent/hosts/bridge.ts")),
     );
     assert.ok(loaded.has(new URL("../runtime/run.ts", import.meta.url).href));
   });

@@ -13,11 +13,11 @@ import { dirname, join } from "node:path";
 import { getuid } from "../ffi/mod.ts";
 import { setLogSink } from "../runtime/app/log.ts";
 import { staleRevisionMessage } from "../runtime/input/action.ts";
-import { AppHost } from "../runtime/agent/app_host.ts";
+import { AppHost } from "../runtime/agent/hosts/app_host.ts";
 import { connectToApp, openAppSocket } from "../runtime/agent/clients/client.ts";
 import { type AccessGate, SameUserGate, TokenGate } from "../runtime/agent/access/gate.ts";
 import { LineSplitter, MAX_LINE_BYTES } from "../runtime/agent/transport/line_transport.ts";
-import { AgentServer } from "../runtime/agent/server.ts";
+import { AgentServer } from "../runtime/agent/server/server.ts";
 import {
   type CallToolResult,
   type Client,
@@ -26,7 +26,7 @@ import {
 } from "../runtime/agent/transport/sdk.ts";
 import { SocketDirectoryError, socketPathFor } from "../runtime/agent/transport/socket_dir.ts";
 import { confirmMessage } from "../runtime/ui/tool_call.ts";
-import { RESOURCE_DATA_NOTE, UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
+import { RESOURCE_DATA_NOTE, UNTRUSTED_MARKER } from "../runtime/agent/session/untrusted.ts";
 import { markedContent, receiptOf } from "./_marked.ts";
 import { decode } from "npm:fast-png@8.0.0";
 import { treeToJson } from "../runtime/semantics/mod.ts";

@@ -10,11 +10,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { getuid } from "../ffi/mod.ts";
-import { AppHost } from "../runtime/agent/app_host.ts";
+import { AppHost } from "../runtime/agent/hosts/app_host.ts";
 import { connectToApp } from "../runtime/agent/clients/client.ts";
 import { SameUserGate } from "../runtime/agent/access/gate.ts";
 import { MAX_PENDING_REQUESTS } from "../runtime/agent/transport/line_transport.ts";
-import { AgentServer } from "../runtime/agent/server.ts";
+import { AgentServer } from "../runtime/agent/server/server.ts";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { socketPathFor } from "../runtime/agent/transport/socket_dir.ts";
 import { markedContent, type Receipt, receiptOf } from "./_marked.ts";

@@ -218,9 +218,14 @@ function agentImportProblems(path: string, source = Deno.readTextFileSync(path))
   return problems;
 }
 
-Deno.test("runtime/agent/'s parts import one way", () => {
+Deno.test("runtime/agent/'s parts import one way, and only mod.ts sits at its top", () => {
   const files = filesUnder(AGENT).filter((path) => !isTestFile(path));
   assert.deepEqual(files.flatMap((path) => agentImportProblems(path)), []);
+  const top = files.filter((path) => agentPartOf(path) === "(entry)");
+  assert.deepEqual(top.map((path) => relative(AGENT, path)), ["mod.ts"]);
+  // Every part holds files, so the ranks above say where each file is.
+  const used = new Set(files.map(agentPartOf));
+  for (const part of Object.keys(AGENT_PARTS)) assert.ok(used.has(part), `agent/${part} is empty`);
 });
 
 Deno.test("an agent import that reaches up or to the entry is named with its file", () => {

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { answerOf, callTool, connect, readTree, runtimeDir, startApp } from "./_app_process.ts";
 
 const FIXTURE = "tests/fixtures/lines_app.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client } from "../runtime/agent/transport/sdk.ts";
-import { BUILTIN_TOOLS } from "../runtime/agent/tool_defs.ts";
+import { BUILTIN_TOOLS } from "../runtime/agent/session/tool_defs.ts";
 import { BUILTIN_TOOL, PROXY_TOOL, RESERVED_TOOL_NAMES } from "../runtime/ui/tool_names.ts";
 import { AppTool, RESERVED_TOOL_NAMES as REGISTRY_RESERVED } from "../runtime/ui/tools.ts";
 import { REPO_ROOT, runtimeDir } from "./_app_process.ts";
@@ -48,7 +48,7 @@ Deno.test("the reserved tool names are the built-in tools and crownmcp's own, fr
   await t.step("no source writes a reserved name out as a tool's name again", async () => {
     const sources = [
       "runtime/ui/tools.ts",
-      "runtime/agent/tool_defs.ts",
+      "runtime/agent/session/tool_defs.ts",
       ...[...Deno.readDirSync(join(REPO_ROOT, "crownmcp"))]
         .filter((entry) => entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts"))
         .map((entry) => `crownmcp/${entry.name}`),

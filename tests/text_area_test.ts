@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Client } from "../runtime/agent/sdk.ts";
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import {
   answerOf,
   callTool,

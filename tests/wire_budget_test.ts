@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { Client } from "../runtime/agent/transport/sdk.ts";
-import { UNTRUSTED_MARKER } from "../runtime/agent/untrusted.ts";
+import { UNTRUSTED_MARKER } from "../runtime/agent/session/untrusted.ts";
 import { REQUEST_TIMEOUT_MS, runtimeDir, startApp } from "./_app_process.ts";
 import { crownmcpTransport } from "./_crownmcp.ts";
 import { markedContent, receiptOf } from "./_marked.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-export { AgentServer, type AgentServerOptions, RESOURCES } from "./server.ts";
+export { AgentServer, type AgentServerOptions, RESOURCES } from "./server/server.ts";
 export {
   type AccessGate,
   AllGates,
@@ -23,15 +23,15 @@ export {
   type ToolInfo,
   type WaitAnswer,
   type WaitCondition,
-} from "./host.ts";
+} from "./hosts/host.ts";
 export {
   INSPECT_SECTIONS,
   type InspectParts,
   type InspectSection,
   type PartialSnapshot,
 } from "../app/inspect.ts";
-export { AppHost } from "./app_host.ts";
-export { DEFAULT_WAIT_MS, MAX_WAIT_MS } from "./tree_watch.ts";
+export { AppHost } from "./hosts/app_host.ts";
+export { DEFAULT_WAIT_MS, MAX_WAIT_MS } from "./hosts/tree_watch.ts";
 export type { ChangesAnswer, FoundNodes, NodeMatch } from "../semantics/mod.ts";
 export { type Client, type ConnectOptions, connectToApp, openAppSocket } from "./clients/client.ts";
 export {
@@ -52,8 +52,8 @@ export {
   UNTRUSTED_MARKER,
   UNTRUSTED_MEANING,
   untrustedText,
-} from "./untrusted.ts";
-export { TIMEOUT_MESSAGE } from "./mirror_host.ts";
-export { ACTIONS_PER_SECOND, rateLimitMessage } from "./rate_limit.ts";
+} from "./session/untrusted.ts";
+export { TIMEOUT_MESSAGE } from "./hosts/mirror_host.ts";
+export { ACTIONS_PER_SECOND, rateLimitMessage } from "./session/rate_limit.ts";
 export { confirmMessage } from "../ui/tool_call.ts";
 export { getuid, type PeerCredentials, peerCredentials } from "../../ffi/mod.ts";

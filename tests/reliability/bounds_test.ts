@@ -13,9 +13,9 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { SameUserGate, TokenGate } from "../../runtime/agent/access/gate.ts";
 import { MAX_PENDING_REQUESTS } from "../../runtime/agent/transport/line_transport.ts";
-import { MirrorHost } from "../../runtime/agent/mirror_host.ts";
+import { MirrorHost } from "../../runtime/agent/hosts/mirror_host.ts";
 import { REFUSALS_LOGGED_ONE_BY_ONE } from "../../runtime/agent/access/refusal_log.ts";
-import { AgentServer, tooManyConnectionsMessage } from "../../runtime/agent/server.ts";
+import { AgentServer, tooManyConnectionsMessage } from "../../runtime/agent/server/server.ts";
 import {
   AppProcess,
   childEnv,

@@ -17,8 +17,8 @@
 import { receiptOf } from "../_marked.ts";
 import assert from "node:assert/strict";
 import { MAX_UNSENT_BYTES } from "../../runtime/agent/transport/line_transport.ts";
-import { ACTIONS_PER_SECOND } from "../../runtime/agent/rate_limit.ts";
-import { MAX_CONNECTIONS } from "../../runtime/agent/server.ts";
+import { ACTIONS_PER_SECOND } from "../../runtime/agent/session/rate_limit.ts";
+import { MAX_CONNECTIONS } from "../../runtime/agent/server/server.ts";
 import { callTool, nodeId, PROCESS_TIMEOUT_MS, readTree, withTimeout } from "../_app_process.ts";
 import { formatMiB, openDescriptors, residentBytes } from "./_proc.ts";
 import {

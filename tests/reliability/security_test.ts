@@ -14,7 +14,7 @@ import {
   readResultText,
   RESOURCE_DATA_NOTE,
   UNTRUSTED_MARKER,
-} from "../../runtime/agent/untrusted.ts";
+} from "../../runtime/agent/session/untrusted.ts";
 import { markedContent } from "../_marked.ts";
 import type { Client } from "../../runtime/agent/transport/sdk.ts";
 import { callTool, nodeId, readTree, type ToolText } from "../_app_process.ts";

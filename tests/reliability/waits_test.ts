@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { MAX_PENDING_REQUESTS } from "../../runtime/agent/transport/line_transport.ts";
-import { MAX_PENDING_WAITS } from "../../runtime/agent/tree_watch.ts";
+import { MAX_PENDING_WAITS } from "../../runtime/agent/hosts/tree_watch.ts";
 import { PROCESS_TIMEOUT_MS } from "../_app_process.ts";
 import { type RawClient, rawToolText, unwrap, withScene } from "./_shared.ts";
 

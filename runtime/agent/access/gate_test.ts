@@ -4,9 +4,9 @@ import * as net from "node:net";
 import { join } from "node:path";
 import { component, text } from "../../mod.ts";
 import { render } from "../../testing.ts";
-import { AppHost } from "../app_host.ts";
+import { AppHost } from "../hosts/app_host.ts";
 import { type AccessGate, AllGates, type PeerInfo, SameUserGate, TokenGate } from "./gate.ts";
-import { AgentServer } from "../server.ts";
+import { AgentServer } from "../server/server.ts";
 import { socketPathFor } from "../transport/socket_dir.ts";
 
 function peer(uid: number, token?: string): PeerInfo {

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { crc32 } from "../render/picture/png.ts";
+import { crc32 } from "../../render/picture/png.ts";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Signature (8) + IHDR length (4), type (4), data (13) and CRC (4). */

@@ -49,14 +49,14 @@ Deno.test("the app's thread loads no MCP SDK to start the agent bridge", async (
   // The bridge runs on the app's thread when mcp(true) and talks to the compositor; the SDK
   // belongs to the server's sessions only: on the app's thread it cost about 8 MiB of the
   // server's resident memory.
-  const loaded = await loadedAtStart("../bridge.ts");
+  const loaded = await loadedAtStart("../hosts/bridge.ts");
   assert.deepEqual(sdkModules(loaded).filter((s) => s.includes("modelcontextprotocol")), []);
 });
 
 Deno.test("the server's worker loads the MCP SDK and zod only when an agent connects", async () => {
   // Loaded with the first connection a gate lets in (mcp_session.ts, loadSessionModules): an idle
   // server weighs about 24 MiB instead of 39.
-  assert.deepEqual(sdkModules(await loadedAtStart("../server_worker.ts")), []);
+  assert.deepEqual(sdkModules(await loadedAtStart("../server/server_worker.ts")), []);
 });
 
 Deno.test("LineSplitter splits lines, keeps a partial one and refuses one over the limit", () => {

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { ACTION_NAMES } from "../input/action.ts";
-import type { ToolInfo } from "./host.ts";
+import { ACTION_NAMES } from "../../input/action.ts";
+import type { ToolInfo } from "../hosts/host.ts";
 import {
   appToolDefinition,
   BUILTIN_TOOL_NAMES,
   BUILTIN_TOOLS,
   CONFIRM_PROPERTY,
 } from "./tool_defs.ts";
-import { confirmMessage } from "../ui/tool_call.ts";
+import { confirmMessage } from "../../ui/tool_call.ts";
 
 const READ_TOOLS = ["ui_tree", "ui_query", "ui_wait", "ui_screenshot", "inspect_snapshot"];
 

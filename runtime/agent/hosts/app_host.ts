@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { App } from "../app/app.ts";
-import { AppCalls, refusalOf } from "../app/app_calls.ts";
-import type { InspectParts, PartialSnapshot } from "../app/inspect.ts";
+import type { App } from "../../app/app.ts";
+import { AppCalls, refusalOf } from "../../app/app_calls.ts";
+import type { InspectParts, PartialSnapshot } from "../../app/inspect.ts";
 import {
   type ChangesAnswer,
   formatTree,
@@ -18,8 +18,8 @@ import {
   treeToJson,
   type TreeView,
   treeViewText,
-} from "../semantics/mod.ts";
-import type { AppTool } from "../ui/tools.ts";
+} from "../../semantics/mod.ts";
+import type { AppTool } from "../../ui/tools.ts";
 import {
   type ActOptions,
   HostError,

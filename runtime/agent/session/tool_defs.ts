@@ -6,12 +6,12 @@
  * @module
  */
 
-import { actionSchema } from "../input/actions.ts";
-import { INSPECT_SECTIONS } from "../app/inspect.ts";
-import { DEFAULT_TREE_BYTES, MAX_TREE_BYTES } from "../semantics/mod.ts";
-import { BUILTIN_TOOL } from "../ui/tool_names.ts";
-import type { ToolInfo } from "./host.ts";
-import type { Tool } from "./transport/sdk.ts";
+import { actionSchema } from "../../input/actions.ts";
+import { INSPECT_SECTIONS } from "../../app/inspect.ts";
+import { DEFAULT_TREE_BYTES, MAX_TREE_BYTES } from "../../semantics/mod.ts";
+import { BUILTIN_TOOL } from "../../ui/tool_names.ts";
+import type { ToolInfo } from "../hosts/host.ts";
+import type { Tool } from "../transport/sdk.ts";
 import { UNTRUSTED_MARKER } from "./untrusted.ts";
 
 /**

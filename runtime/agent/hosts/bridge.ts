@@ -8,15 +8,15 @@
  * @module
  */
 
-import { getuid } from "../../ffi/mod.ts";
-import type { App } from "../app/app.ts";
-import { AppCalls, refusalOf } from "../app/app_calls.ts";
-import type { AppSettings } from "../app/config.ts";
-import { readEnv } from "../app/env.ts";
-import { log } from "../app/log.ts";
-import { snapshotUpdate } from "../semantics/mod.ts";
+import { getuid } from "../../../ffi/mod.ts";
+import type { App } from "../../app/app.ts";
+import { AppCalls, refusalOf } from "../../app/app_calls.ts";
+import type { AppSettings } from "../../app/config.ts";
+import { readEnv } from "../../app/env.ts";
+import { log } from "../../app/log.ts";
+import { snapshotUpdate } from "../../semantics/mod.ts";
 import { toolInfo } from "./app_host.ts";
-import { AgentAccessClient } from "./consent/compositor.ts";
+import { AgentAccessClient } from "../consent/compositor.ts";
 import { cellScreenshot } from "./screenshots.ts";
 import { TIMEOUT_MESSAGE } from "./mirror_host.ts";
 import {
@@ -24,9 +24,9 @@ import {
   socketEnv,
   socketNameFor,
   socketPathFor,
-} from "./transport/socket_dir.ts";
+} from "../transport/socket_dir.ts";
 import type { FromWorker, RequestResult, ToWorker, UiCall } from "./worker_messages.ts";
-import type { ToolProgress } from "../ui/tool_call.ts";
+import type { ToolProgress } from "../../ui/tool_call.ts";
 
 /** The code logged when the server cannot start. */
 export const START_FAILURE_CODE = "CUI0408";
@@ -192,7 +192,9 @@ class AgentBridge implements Agent {
     try {
       const directory = socketDirectory(getuid(), socketEnv());
       this.#socketPath = socketPathFor(directory, this.#settings.title, Deno.pid);
-      const worker = new Worker(new URL("./server_worker.ts", import.meta.url), { type: "module" });
+      const worker = new Worker(new URL("../server/server_worker.ts", import.meta.url), {
+        type: "module",
+      });
       this.#worker = worker;
       worker.onmessage = (event: MessageEvent<FromWorker>) => this.#receive(worker, event.data);
       worker.onerror = (event) => {

@@ -13,20 +13,20 @@
  */
 
 import type * as net from "node:net";
-import { getuid } from "../../ffi/mod.ts";
-import { admitConnection } from "./access/admission.ts";
-import type { AccessGate } from "./access/gate.ts";
-import type { SemanticHost } from "./host.ts";
-import { McpSessions } from "./mcp_session.ts";
-import { RefusalLog } from "./access/refusal_log.ts";
-import { MAX_CONNECTIONS, SocketListener } from "./transport/socket_listener.ts";
+import { getuid } from "../../../ffi/mod.ts";
+import { admitConnection } from "../access/admission.ts";
+import type { AccessGate } from "../access/gate.ts";
+import type { SemanticHost } from "../hosts/host.ts";
+import { McpSessions } from "../session/mcp_session.ts";
+import { RefusalLog } from "../access/refusal_log.ts";
+import { MAX_CONNECTIONS, SocketListener } from "../transport/socket_listener.ts";
 
-export { RESOURCES, SERVER_VERSION } from "./mcp_session.ts";
+export { RESOURCES, SERVER_VERSION } from "../session/mcp_session.ts";
 export {
   MAX_CONNECTIONS,
   SOCKET_CHECK_MS,
   tooManyConnectionsMessage,
-} from "./transport/socket_listener.ts";
+} from "../transport/socket_listener.ts";
 
 /** What an `AgentServer` is made with. */
 export interface AgentServerOptions {

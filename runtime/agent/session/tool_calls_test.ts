@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { App } from "../app/app.ts";
-import { HeadlessRenderer } from "../render/headless.ts";
-import { component, text } from "../ui/mod.ts";
-import { AppTool } from "../ui/tools.ts";
-import { AppHost } from "./app_host.ts";
+import { App } from "../../app/app.ts";
+import { HeadlessRenderer } from "../../render/headless.ts";
+import { component, text } from "../../ui/mod.ts";
+import { AppTool } from "../../ui/tools.ts";
+import { AppHost } from "../hosts/app_host.ts";
 import { TokenBucket } from "./rate_limit.ts";
-import type { CallToolResult } from "./transport/sdk.ts";
+import type { CallToolResult } from "../transport/sdk.ts";
 import { callTool } from "./tool_calls.ts";
-import { confirmMessage } from "../ui/tool_call.ts";
+import { confirmMessage } from "../../ui/tool_call.ts";
 
 /** An app whose tools record the arguments their code got. */
 function toolsApp(seen: string[]): App {

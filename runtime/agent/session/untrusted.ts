@@ -19,7 +19,7 @@
  * @module
  */
 
-import { escapeUnsafeCharacters } from "../semantics/mod.ts";
+import { escapeUnsafeCharacters } from "../../semantics/mod.ts";
 
 /** The words that start every result carrying app text. */
 export const UNTRUSTED_MARKER = "untrusted app data";

@@ -6,8 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import type { PartialSnapshot } from "../app/inspect.ts";
-import { HostError } from "./host.ts";
+import type { PartialSnapshot } from "../../app/inspect.ts";
+import { HostError } from "../hosts/host.ts";
 import { budgetSnapshot, inspectArguments } from "./inspect_call.ts";
 
 function bytes(value: unknown): number {

@@ -6,10 +6,10 @@
  * @module
  */
 
-import type { InspectSection, PartialSnapshot } from "../app/inspect.ts";
-import type { TreeUpdate } from "../semantics/mod.ts";
+import type { InspectSection, PartialSnapshot } from "../../app/inspect.ts";
+import type { TreeUpdate } from "../../semantics/mod.ts";
 import type { HostScreenshot, ToolInfo } from "./host.ts";
-import type { ToolProgress } from "../ui/tool_call.ts";
+import type { ToolProgress } from "../../ui/tool_call.ts";
 
 /** What the UI thread asks the worker to do. */
 export type ToWorker =

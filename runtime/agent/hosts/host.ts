@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { InspectParts, PartialSnapshot } from "../app/inspect.ts";
+import type { InspectParts, PartialSnapshot } from "../../app/inspect.ts";
 import type {
   ChangesAnswer,
   FoundNodes,
@@ -15,9 +15,9 @@ import type {
   NodeQuery,
   TreeJson,
   TreeView,
-} from "../semantics/mod.ts";
-import type { JsonSchema } from "../ui/tools.ts";
-import type { ToolProgress } from "../ui/tool_call.ts";
+} from "../../semantics/mod.ts";
+import type { JsonSchema } from "../../ui/tools.ts";
+import type { ToolProgress } from "../../ui/tool_call.ts";
 
 /** What a `ui_wait` waits for. */
 export interface WaitCondition {

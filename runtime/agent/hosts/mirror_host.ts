@@ -14,7 +14,7 @@ import {
   orderedSnapshot,
   type PartialSnapshot,
   treeSections,
-} from "../app/inspect.ts";
+} from "../../app/inspect.ts";
 import {
   type ChangesAnswer,
   formatTree,
@@ -25,7 +25,7 @@ import {
   type TreeUpdate,
   type TreeView,
   treeViewText,
-} from "../semantics/mod.ts";
+} from "../../semantics/mod.ts";
 import {
   type ActOptions,
   HostError,
@@ -38,7 +38,11 @@ import {
   type WaitAnswer,
   type WaitCondition,
 } from "./host.ts";
-import { DEFAULT_TOOL_TIMEOUT_MS, type ToolProgress, toolTimeoutMessage } from "../ui/tool_call.ts";
+import {
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type ToolProgress,
+  toolTimeoutMessage,
+} from "../../ui/tool_call.ts";
 import { TreeWatch } from "./tree_watch.ts";
 import type { RequestResult, UiCall } from "./worker_messages.ts";
 

@@ -12,11 +12,11 @@ import {
   MAX_TREE_BYTES,
   MIN_CHANGES_BYTES,
   type NodeQuery,
-} from "../semantics/mod.ts";
-import { HostError, type SemanticHost, type WaitCondition } from "./host.ts";
+} from "../../semantics/mod.ts";
+import { HostError, type SemanticHost, type WaitCondition } from "../hosts/host.ts";
 import { fitNodes } from "./node_answers.ts";
-import type { CallToolResult } from "./transport/sdk.ts";
-import { DEFAULT_WAIT_MS, MAX_WAIT_MS } from "./tree_watch.ts";
+import type { CallToolResult } from "../transport/sdk.ts";
+import { DEFAULT_WAIT_MS, MAX_WAIT_MS } from "../hosts/tree_watch.ts";
 import { plainHeader, SINCE_HEADER_BYTES, untrustedText } from "./untrusted.ts";
 
 /** The arguments `ui_query` takes. */

@@ -7,20 +7,19 @@
  * @module
  */
 
-import { parseTreeView, TREE_VIEW_KEYS, type TreeView } from "../semantics/mod.ts";
+import { parseTreeView, TREE_VIEW_KEYS, type TreeView } from "../../semantics/mod.ts";
 import { answerQuery, answerSince, answerWait, receiptResult } from "./change_calls.ts";
 import { answerInspect } from "./inspect_call.ts";
-import { unknownToolMessage } from "../app/app_calls.ts";
-import { checkToolArguments } from "../ui/tools.ts";
-import { HostError, type SemanticHost, type ToolInfo } from "./host.ts";
+import { unknownToolMessage } from "../../app/app_calls.ts";
+import { checkToolArguments } from "../../ui/tools.ts";
+import { HostError, type HostScreenshot, type SemanticHost, type ToolInfo } from "../hosts/host.ts";
 import { rateLimitMessage, type TokenBucket } from "./rate_limit.ts";
-import type { CallToolResult } from "./transport/sdk.ts";
-import { BUILTIN_TOOL } from "../ui/tool_names.ts";
+import type { CallToolResult } from "../transport/sdk.ts";
+import { BUILTIN_TOOL } from "../../ui/tool_names.ts";
 import { BUILTIN_TOOL_NAMES } from "./tool_defs.ts";
 import { appJson, HEADER_BYTES, untrustedText } from "./untrusted.ts";
-import { confirmMessage, type ToolProgress } from "../ui/tool_call.ts";
-import { checkScale } from "../render/picture/scale.ts";
-import { screenshotResult } from "./screenshots.ts";
+import { confirmMessage, type ToolProgress } from "../../ui/tool_call.ts";
+import { checkScale } from "../../render/picture/scale.ts";
 
 /** A tool result carrying one text. */
 export function textResult(text: string): CallToolResult {
@@ -38,6 +37,21 @@ export function errorResult(message: string): CallToolResult {
  */
 export function untrustedResult(content: unknown, revision?: number): CallToolResult {
   return textResult(untrustedText(appJson(content), { revision }));
+}
+
+/**
+ * The tool result of a screenshot: an `image/png` content, then a marked text with the
+ * revision and the picture's size. The picture shows the app's UI, so its text is the app's
+ * and is marked as such.
+ */
+export function screenshotResult(shot: HostScreenshot): CallToolResult {
+  const { png, revision, ...about } = shot;
+  return {
+    content: [
+      { type: "image", data: png, mimeType: "image/png" },
+      { type: "text", text: untrustedText(appJson(about), { revision }) },
+    ],
+  };
 }
 
 /** `ui_tree`'s view: the marked header with the revision, then the tree text. */

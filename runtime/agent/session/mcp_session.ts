@@ -12,12 +12,12 @@
 
 import type { Buffer } from "node:buffer";
 import type * as net from "node:net";
-import type { SemanticHost } from "./host.ts";
+import type { SemanticHost } from "../hosts/host.ts";
 import { answerInspect } from "./inspect_call.ts";
-import type { LineTransport } from "./transport/line_transport.ts";
+import type { LineTransport } from "../transport/line_transport.ts";
 import { ProgressNotifier } from "./progress.ts";
 import { TokenBucket } from "./rate_limit.ts";
-import type * as Sdk from "./transport/sdk.ts";
+import type * as Sdk from "../transport/sdk.ts";
 import { appToolDefinition, BUILTIN_TOOLS, CONFIRM_NOTE } from "./tool_defs.ts";
 import { RESOURCE_DATA_NOTE, UNTRUSTED_MEANING } from "./untrusted.ts";
 
@@ -55,7 +55,7 @@ interface Session {
 /** What serving a connection takes beyond the gate: the MCP SDK, its transport, tool calls. */
 interface SessionModules {
   sdk: typeof Sdk;
-  transport: typeof import("./transport/line_transport.ts");
+  transport: typeof import("../transport/line_transport.ts");
   calls: typeof import("./tool_calls.ts");
   lifecycle: typeof import("./lifecycle.ts");
 }
@@ -69,8 +69,8 @@ let sessionModules: Promise<SessionModules> | undefined;
  */
 function loadSessionModules(): Promise<SessionModules> {
   return sessionModules ??= Promise.all([
-    import("./transport/sdk.ts"),
-    import("./transport/line_transport.ts"),
+    import("../transport/sdk.ts"),
+    import("../transport/line_transport.ts"),
     import("./tool_calls.ts"),
     import("./lifecycle.ts"),
   ]).then(([sdk, transport, calls, lifecycle]) => ({ sdk, transport, calls, lifecycle }));

@@ -30,7 +30,7 @@ import {
   type TreeMirror,
   type TreeUpdate,
   validateQuery,
-} from "../semantics/mod.ts";
+} from "../../semantics/mod.ts";
 import { HostError, type WaitAnswer, type WaitCondition } from "./host.ts";
 
 /** The longest a `ui_wait` may last, in milliseconds. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { FoundNodes } from "../semantics/mod.ts";
+import type { FoundNodes } from "../../semantics/mod.ts";
 import { appJson, untrustedText } from "./untrusted.ts";
 
 const encoder = new TextEncoder();

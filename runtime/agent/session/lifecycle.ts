@@ -10,7 +10,7 @@
  * @module
  */
 
-import { InitializeRequestSchema, type JSONRPCMessage } from "./transport/sdk.ts";
+import { InitializeRequestSchema, type JSONRPCMessage } from "../transport/sdk.ts";
 
 /** The fields of a message the lifecycle looks at. */
 interface Incoming {

@@ -20,9 +20,9 @@ import {
   type InspectParts,
   type InspectSection,
   type PartialSnapshot,
-} from "../app/inspect.ts";
-import { DEFAULT_TREE_BYTES, escapeUnsafeCharacters, MAX_TREE_BYTES } from "../semantics/mod.ts";
-import { HostError, type SemanticHost } from "./host.ts";
+} from "../../app/inspect.ts";
+import { DEFAULT_TREE_BYTES, escapeUnsafeCharacters, MAX_TREE_BYTES } from "../../semantics/mod.ts";
+import { HostError, type SemanticHost } from "../hosts/host.ts";
 
 /** The arguments `inspect_snapshot` takes. */
 export const INSPECT_KEYS: readonly string[] = ["sections", "root", "from", "max_bytes"];

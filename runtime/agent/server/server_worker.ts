@@ -8,11 +8,11 @@
 
 /// <reference lib="deno.worker" />
 
-import { getuid } from "../../ffi/mod.ts";
-import { SameUserGate } from "./access/gate.ts";
-import { MirrorHost } from "./mirror_host.ts";
+import { getuid } from "../../../ffi/mod.ts";
+import { SameUserGate } from "../access/gate.ts";
+import { MirrorHost } from "../hosts/mirror_host.ts";
 import { AgentServer } from "./server.ts";
-import type { FromWorker, ToWorker } from "./worker_messages.ts";
+import type { FromWorker, ToWorker } from "../hosts/worker_messages.ts";
 
 function send(message: FromWorker): void {
   self.postMessage(message);

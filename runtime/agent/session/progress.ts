@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { ToolProgress } from "../ui/tool_call.ts";
+import type { ToolProgress } from "../../ui/tool_call.ts";
 
 /** The shortest time between two progress notifications of one call, in ms. */
 export const PROGRESS_INTERVAL_MS = 100;
