@@ -34,9 +34,17 @@ function decodedPixels(
     height: image.height,
     at(x, y) {
       const i = y * image.width + x;
+      // Indices of fewer than 8 bits come packed, each row starting on a byte.
+      const perByte = 8 / image.depth;
+      const rowBytes = Math.ceil(image.width / perByte);
+      const packed = image.data[y * rowBytes + Math.floor(x / perByte)]!;
+      const shift = 8 - image.depth * (1 + (x % perByte));
+      const index = image.depth >= 8
+        ? image.data[i]!
+        : (packed >> shift) & ((1 << image.depth) - 1);
       const rgb = palette === undefined
         ? [...image.data.subarray(i * image.channels, i * image.channels + 3)]
-        : palette[image.data[i]!]!;
+        : palette[index]!;
       return "#" + rgb.slice(0, 3).map((c) => c.toString(16).padStart(2, "0")).join("");
     },
   };
@@ -95,6 +103,33 @@ Deno.test("screenshot: the decoded pixels are the ones pixel() reads back", asyn
   const decoded = decodedPixels(shot.png);
   for (let y = 0; y < shot.height; y++) {
     for (let x = 0; x < shot.width; x++) assert.equal(decoded.at(x, y), shot.pixel(x, y));
+  }
+});
+
+Deno.test("screenshot: pictures of 17 and of 300 colours decode to the same pixels", async () => {
+  for (const count of [17, 300]) {
+    const words = Array.from(
+      { length: count },
+      (_, i) =>
+        text("█").style({
+          fg: `#${(i * 4099).toString(16).padStart(6, "0").slice(-6)}` as `#${string}`,
+        }),
+    );
+    const rows = Array.from(
+      { length: Math.ceil(count / 20) },
+      (_, r) => row(...words.slice(r * 20, r * 20 + 20)).gap(0),
+    );
+    await using app = await render(column(...rows), { width: 20, height: rows.length });
+    const shot = await app.screenshot();
+    const decoded = decodedPixels(shot.png);
+    const seen = new Set<string>();
+    for (let y = 0; y < shot.height; y++) {
+      for (let x = 0; x < shot.width; x++) {
+        assert.equal(decoded.at(x, y), shot.pixel(x, y), `${count} colours, pixel (${x}, ${y})`);
+        seen.add(shot.pixel(x, y));
+      }
+    }
+    assert.ok(seen.size >= count, `${seen.size} colours seen of ${count}`);
   }
 });
 

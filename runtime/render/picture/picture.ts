@@ -102,6 +102,7 @@ class CellPainter {
   readonly #screen: Screen;
   readonly #defaults: DefaultColours;
   readonly #glyphs: GlyphSet;
+  readonly #graphemes = new Map<string, Glyph[] | null>();
 
   constructor(screen: Screen, defaults: DefaultColours, glyphs: GlyphSet) {
     this.#screen = screen;
@@ -138,13 +139,20 @@ class CellPainter {
 
   paint(): void {
     const { width: columns, height: rows, chars, styles } = this.#screen;
+    // The window's own background first, at once: most cells of most screens are blank ones
+    // in it, and are then done.
+    const blank = this.#look(0);
+    this.indices.fill(blank.bg);
+    const lines = ATTRIBUTE.underline | ATTRIBUTE.strikethrough;
     for (let row = 0; row < rows; row++) {
       for (let column = 0; column < columns; column++) {
         const index = row * columns + column;
         const char = chars[index]!;
         if (char === "") continue; // the right half of a wide character: drawn with it
+        const look = this.#look(styles[index]!);
+        if (char === " " && look.bg === blank.bg && (look.attributes & lines) === 0) continue;
         const cells = column + 1 < columns && chars[index + 1] === "" ? 2 : 1;
-        this.#cell(column, row, cells, char, this.#look(styles[index]!));
+        this.#cell(column, row, cells, char, look);
       }
     }
   }
@@ -154,8 +162,10 @@ class CellPainter {
     const top = row * GLYPH_HEIGHT;
     const span = cells * CELL_WIDTH;
     const { indices, width } = this;
+    const bg = look.bg;
     for (let y = 0; y < GLYPH_HEIGHT; y++) {
-      indices.fill(look.bg, (top + y) * width + left, (top + y) * width + left + span);
+      const start = (top + y) * width + left;
+      for (let x = start; x < start + span; x++) indices[x] = bg;
     }
     if (char !== " ") this.#glyph(left, top, span, char, look);
     const line = (y: number) =>
@@ -165,6 +175,19 @@ class CellPainter {
   }
 
   #glyph(left: number, top: number, span: number, char: string, look: CellLook): void {
+    let glyphs = this.#graphemes.get(char);
+    if (glyphs === undefined) this.#graphemes.set(char, glyphs = this.#glyphsOf(char));
+    if (glyphs === null) return this.#placeholder(left, top, span, look);
+    const bold = (look.attributes & ATTRIBUTE.bold) !== 0;
+    const italic = (look.attributes & ATTRIBUTE.italic) !== 0;
+    for (const glyph of glyphs) this.#bits(left, top, span, glyph, look.fg, bold, italic);
+  }
+
+  /**
+   * The glyphs that draw a grapheme: its first character's and the combining marks after it;
+   * null when the font has none for its first.
+   */
+  #glyphsOf(char: string): Glyph[] | null {
     let base: Glyph | null = null;
     const marks: Glyph[] = [];
     for (const symbol of char) {
@@ -179,10 +202,7 @@ class CellPainter {
       if (base === null) base = glyph;
       else if (glyph.combining) marks.push(glyph);
     }
-    if (base === null) return this.#placeholder(left, top, span, look);
-    const bold = (look.attributes & ATTRIBUTE.bold) !== 0;
-    const italic = (look.attributes & ATTRIBUTE.italic) !== 0;
-    for (const glyph of [base, ...marks]) this.#bits(left, top, span, glyph, look.fg, bold, italic);
+    return base === null ? null : [base, ...marks];
   }
 
   /** Sets the glyph's pixels in colour `fg`, fitted to `span` pixels across. */

@@ -1,7 +1,7 @@
 /**
- * A PNG encoder for screenshots: 8-bit indexed colour when the picture has at most 256
- * colours (a terminal's screen nearly always does), 8-bit RGB otherwise, no interlace, each
- * row unfiltered. The image data is compressed by the platform's `CompressionStream`
+ * A PNG encoder for screenshots: indexed colour, 4 bits a pixel for at most 16 colours (most
+ * screens) and 8 for at most 256, else 8-bit RGB; no interlace, each row unfiltered (what the
+ * PNG specification advises for indexed images). The image data is compressed by the platform's `CompressionStream`
  * (`"deflate"` is the zlib stream PNG's IDAT chunk holds), so no dependency is needed.
  *
  * @module
@@ -54,15 +54,22 @@ async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** The rows as PNG filters them (filter type 0, "none", before each row). */
-function scanlines(pixels: IndexedPixels, indexed: boolean): Uint8Array {
+/**
+ * The rows as PNG filters them (filter type 0, "none", before each row), at `depth` bits a
+ * palette index (4 or 8), or as RGB (`depth` 24).
+ */
+function scanlines(pixels: IndexedPixels, depth: 4 | 8 | 24): Uint8Array {
   const { width, height, indices, colours } = pixels;
-  const rowBytes = 1 + width * (indexed ? 1 : 3);
+  const rowBytes = 1 + (depth === 4 ? (width + 1) >> 1 : width * (depth / 8));
   const raw = new Uint8Array(rowBytes * height);
   for (let y = 0; y < height; y++) {
     let at = y * rowBytes + 1; // the filter byte stays 0
     const row = y * width;
-    if (indexed) {
+    if (depth === 4) {
+      for (let x = 0; x < width; x += 2) {
+        raw[at++] = (indices[row + x]! << 4) | (x + 1 < width ? indices[row + x + 1]! : 0);
+      }
+    } else if (depth === 8) {
       for (let x = 0; x < width; x++) raw[at++] = indices[row + x]!;
     } else {
       for (let x = 0; x < width; x++) {
@@ -81,11 +88,12 @@ export async function encodePng(pixels: IndexedPixels): Promise<Uint8Array> {
   const { width, height, colours } = pixels;
   if (width < 1 || height < 1) throw new RangeError("a PNG needs at least one pixel");
   const indexed = colours.length <= 256;
+  const depth = colours.length <= 16 ? 4 : indexed ? 8 : 24;
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
-  header[8] = 8; // bits per sample (or palette index)
+  header[8] = depth === 4 ? 4 : 8; // bits per palette index (or per sample)
   header[9] = indexed ? 3 : 2; // indexed colour, or RGB
   const parts = [Uint8Array.from(SIGNATURE), chunk("IHDR", header)];
   if (indexed) {
@@ -93,7 +101,7 @@ export async function encodePng(pixels: IndexedPixels): Promise<Uint8Array> {
     colours.forEach((rgb, i) => palette.set([rgb >> 16, (rgb >> 8) & 0xff, rgb & 0xff], i * 3));
     parts.push(chunk("PLTE", palette));
   }
-  parts.push(chunk("IDAT", await deflate(scanlines(pixels, indexed))));
+  parts.push(chunk("IDAT", await deflate(scanlines(pixels, depth))));
   parts.push(chunk("IEND", new Uint8Array(0)));
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
