@@ -81,6 +81,11 @@ async function sampleProject(): Promise<string> {
     await Deno.mkdir(join(full, ".."), { recursive: true });
     await Deno.writeTextFile(full, content);
   }
+  // One date for every entry, noon UTC, so that the Modified column is the same everywhere.
+  const when = new Date("2026-01-15T12:00:00Z");
+  for (const path of [...Object.keys(files), "src", "tests"]) {
+    await Deno.utime(join(root, path), when, when);
+  }
   return root;
 }
 
@@ -116,9 +121,12 @@ const PICTURES: Picture[] = [
     height: 14,
     view: async () => filesApp(await sampleProject()),
     async before(app) {
-      await until(app, () => app.query({ role: "list_item" }).length > 3, "the listing");
-      const entries = app.get({ role: "list", name: "Entries" });
-      await app.act(entries.id, { action: "select", option: "main.ts" });
+      await until(app, () => app.query({ role: "row" }).length > 3, "the listing");
+      const selected = () => app.query({ role: "row", state: "selected" })[0]?.name ?? "";
+      await app.act(app.get({ name: "Entries" }).id, { action: "focus" });
+      for (let i = 0; i < 10 && !selected().startsWith("main.ts"); i++) {
+        await app.press("ArrowDown");
+      }
       await until(app, () => app.screen().text.includes("await run("), "the preview");
     },
   },
@@ -137,7 +145,7 @@ async function galleryPicture(): Promise<Picture | null> {
   return {
     file: "gallery.png",
     title: "Gallery",
-    width: 80,
+    width: 100,
     height: 24,
     view: galleryApp,
     clock: "manual",
