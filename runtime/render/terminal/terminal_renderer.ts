@@ -80,6 +80,8 @@ const WHEEL_LINES = 3;
  */
 const KEY_HINTS = ["Tab move", "Enter act", "? keys", "q quit"];
 const KEY_HINTS_IN_FIELD = ["Tab move", "Enter act", "F1 keys", "Ctrl+C quit"];
+/** In a text area Enter breaks the line. */
+const KEY_HINTS_IN_TEXT_AREA = ["Tab move", "Enter new line", "F1 keys", "Ctrl+C quit"];
 const HINT_SEPARATOR = " · ";
 
 /**
@@ -224,8 +226,13 @@ export class TerminalRenderer implements Renderer {
     const appArea = { x: 0, y: 0, width: this.#columns, height: this.size().height };
     const surface = paintFrame(screen, source, source.theme, this.#depth, appArea);
     if (this.#rows > 1) {
-      const inField = source.focused?.insertText !== undefined;
-      this.#paintStatus(screen, surface.look("status"), inField, source.keyHints());
+      const focused = source.focused;
+      const runtimeHints = focused?.insertText === undefined
+        ? KEY_HINTS
+        : focused.takesLineBreaks
+        ? KEY_HINTS_IN_TEXT_AREA
+        : KEY_HINTS_IN_FIELD;
+      this.#paintStatus(screen, surface.look("status"), runtimeHints, source.keyHints());
     }
     const changes = diffScreens(this.#front, screen, this.#depth);
     this.#back = this.#front ?? new Screen(this.#columns, this.#rows);
@@ -249,7 +256,7 @@ export class TerminalRenderer implements Renderer {
   #paintStatus(
     screen: Screen,
     look: number,
-    inField: boolean,
+    runtimeHints: readonly string[],
     appHints: readonly { key: string; description: string }[],
   ): void {
     const y = this.#rows - 1;
@@ -264,7 +271,7 @@ export class TerminalRenderer implements Renderer {
     screen.fill({ x: 0, y, width, height: 1 }, look);
     // The left part (the socket, the log) stays whole: the keys get the room it leaves.
     const room = width - 2 - (left === "" ? 0 : cellWidth(left) + 2);
-    const hints = fitHints(appHints, inField ? KEY_HINTS_IN_FIELD : KEY_HINTS, room);
+    const hints = fitHints(appHints, runtimeHints, room);
     screen.write(1, y, truncateToWidth(left, Math.max(0, width - 2), "…"), look);
     if (hints !== "") screen.write(width - cellWidth(hints) - 1, y, hints, look);
   }

@@ -19,15 +19,23 @@ Deno.test("a text area in a terminal: keys, a bracketed paste, a click and the w
         textField({ label: "Title", value: "" }),
       );
     }),
-    { columns: 40, rows: 8 },
+    { columns: 60, rows: 8 },
   );
   const { terminal } = running;
   try {
-    await t.step("it has focus first; typed keys and Enter (\\r) write lines; q types a q", () => {
-      assert.match(running.line("text_area"), /focused/);
-      terminal.send("quick\rnote");
-      assert.match(running.line("text_area"), /value="quick\\nnote"/);
-    });
+    await t.step(
+      "it has focus first; typed keys and Enter (\\r) write lines; q types a q",
+      async () => {
+        assert.match(running.line("text_area"), /focused/);
+        assert.match(
+          (await terminal.lines()).at(-1)!,
+          /Tab move · Enter new line · F1 keys · Ctrl\+C quit $/,
+          "the status line says what Enter does here",
+        );
+        terminal.send("quick\rnote");
+        assert.match(running.line("text_area"), /value="quick\\nnote"/);
+      },
+    );
     await t.step("a paste goes in whole, its \\r\\n and \\r line breaks as lines", async () => {
       terminal.send("\r\x1b[200~one\r\ntwo\rthree\x1b[201~");
       assert.match(running.line("text_area"), /value="quick\\nnote\\none\\ntwo\\nthree"/);
