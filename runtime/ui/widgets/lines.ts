@@ -28,6 +28,9 @@ import { Widget } from "../widget.ts";
 /** Bounds of a line out of view: no size, just above the widget's box. */
 const PARKED = Object.freeze({ x: 0, y: -1, width: 0, height: 0 });
 
+/** The lines inside a line with none: shared, as most lines (a table's rows) have none. */
+const NO_LINES: readonly Line<unknown>[] = Object.freeze([]);
+
 /** One line: a table's row or a tree's item, with its node. */
 export class Line<T> {
   /** The line's node (role `row` or `tree_item`). */
@@ -38,8 +41,8 @@ export class Line<T> {
   readonly key: unknown;
   /** The line it is inside (a tree's parent item), or null at the top. */
   readonly parent: Line<T> | null;
-  /** The lines shown inside it (a tree's expanded item); empty for none. */
-  children: Line<T>[] = [];
+  /** The lines shown inside it (a tree's expanded item); empty for none (one shared array). */
+  children: readonly Line<T>[] = NO_LINES as readonly Line<T>[];
   /** Its place among the lines shown, from 0. */
   index = 0;
   /** How many lines its block spans: itself and those shown inside it. */

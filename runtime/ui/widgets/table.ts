@@ -110,6 +110,18 @@ function sortedByCells<L>(
   return order.map((index) => lines[index]!);
 }
 
+/** The key a row whose key another row has already gets: the key and the row's index. */
+function repeatedKey(key: unknown, index: number): string {
+  return `${String(key)}\u0000${index}`;
+}
+
+/** `lines` by their keys. */
+function linesByKey<T>(lines: readonly Line<T>[]): Map<unknown, Line<T>> {
+  const byKey = new Map<unknown, Line<T>>();
+  for (const line of lines) byKey.set(line.key, line);
+  return byKey;
+}
+
 /** The cell texts of `row`. */
 function cellTexts<T>(columns: readonly TableColumn<T>[], row: T): string[] {
   return columns.map((column) => String(column.cell(row)));
@@ -233,8 +245,6 @@ export class TableWidget<T> extends LinesWidget<T> {
   headerNode!: SemanticNode;
   /** The column headers, left to right. */
   headers: ColumnHeaderWidget<T>[] = [];
-  /** The rows by key. */
-  #byKey = new Map<unknown, Line<T>>();
   /** The columns' natural widths. */
   #natural: number[] = [];
   /** Where each column starts, and how wide it is, at the last layout. */
@@ -296,12 +306,20 @@ export class TableWidget<T> extends LinesWidget<T> {
     tree.setChildren(this.headerNode, this.headers.map((header) => header.node!));
   }
 
-  /** Shows `rows`: rows whose key stays keep their node, new keys get one, gone keys lose it. */
+  /**
+   * Shows `rows`: rows whose key stays keep their line and node, new keys get one, gone keys
+   * lose theirs; a key repeated among the new rows is told apart by its index
+   * (`key\u0000index`). The lines are looked up by key only here, so they are put in a map
+   * only when rows change again: the first rows, 100,000 of them in a big table, make no map
+   * (and keep a repeated key as it is).
+   */
   setRows(rows: readonly T[], key: (row: T, index: number) => unknown): void {
     const tree = this.host.tree;
     const columns = this.columns;
     const count = columns.length;
-    const next = new Map<unknown, Line<T>>();
+    const old = this.lines.length === 0 ? null : linesByKey(this.lines);
+    const claimed = new Set<Line<T>>();
+    const fresh = new Set<unknown>();
     const lines: Line<T>[] = [];
     const natural = columns.map((column) =>
       typeof column.width === "number" ? column.width : cellWidth(column.header) + 2
@@ -313,7 +331,13 @@ export class TableWidget<T> extends LinesWidget<T> {
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
       let rowKey = key(row, index);
-      if (next.has(rowKey)) rowKey = `${String(rowKey)}\u0000${index}`; // repeated keys stay apart
+      let line = old?.get(rowKey);
+      if (line !== undefined && claimed.has(line)) line = undefined; // a repeated key
+      if (line === undefined && old !== null) {
+        if (fresh.has(rowKey) || old.has(rowKey)) rowKey = repeatedKey(rowKey, index);
+        line = old.get(rowKey);
+        fresh.add(rowKey);
+      }
       for (let column = 0; column < count; column++) {
         const text = String(columns[column]!.cell(row));
         texts[column] = text;
@@ -325,19 +349,19 @@ export class TableWidget<T> extends LinesWidget<T> {
       }
       // One flat string (a sum of strings would keep a chain of pieces for each row).
       const name = texts.join(", ");
-      let line = this.#byKey.get(rowKey);
       if (line === undefined) line = new Line<T>(tree.createNode("row"), row, rowKey, null);
-      else line.item = row; // a row in view shows its new cells below
+      else {
+        line.item = row; // a row in view shows its new cells below
+        claimed.add(line);
+      }
       tree.setName(line.node, name);
-      next.set(rowKey, line);
       lines.push(line);
     }
-    for (const [rowKey, line] of this.#byKey) {
-      if (next.has(rowKey)) continue;
+    for (const line of this.lines) {
+      if (claimed.has(line)) continue;
       this.lineGone(line);
       tree.remove(line.node);
     }
-    this.#byKey = next;
     this.#natural = natural;
     this.lines = lines;
     if (this.sortColumn >= 0) this.#sortLines();

@@ -275,3 +275,22 @@ Deno.test("table: the selected row shows focus while the table has it, selection
   assert.notEqual(selected, plain, "the selected row stays shaded without focus");
   assert.notEqual(selected, focused, "and shows that the table has no focus");
 });
+
+Deno.test("table: rows with a repeated key each keep a row as the rows change", async () => {
+  let rows: Signal<string[]> | undefined;
+  await using app = await render(
+    component((cx) => {
+      rows = cx.signal(["a", "a", "b"]);
+      return table({ label: "Letters", columns: [{ header: "L", cell: (l: string) => l }], rows });
+    }),
+    { width: 20, height: 8 },
+  );
+  const names = () => app.query({ role: "row", text: "" }).map((row) => row.name);
+  assert.deepEqual(names(), ["a", "a", "b"]);
+  rows!.set(["a", "a", "c", "c"]);
+  await app.settle();
+  assert.deepEqual(names(), ["a", "a", "c", "c"]);
+  rows!.set(["c"]);
+  await app.settle();
+  assert.deepEqual(names(), ["c"]);
+});
