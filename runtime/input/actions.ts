@@ -279,7 +279,7 @@ export const ACTIONS = [
     cli: "scroll=0,120",
     typing: false,
     does: "scrolls the scroll view (table, tree) it is in by delta cells",
-    takes: "a scroll_view, table or tree, or a node inside one",
+    takes: "a scroll_view, text_area, table or tree, or a node inside one",
     unsupported: (element) =>
       scrollTarget(element) !== null
         ? null

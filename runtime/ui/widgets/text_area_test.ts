@@ -267,3 +267,23 @@ Deno.test("the wheel over a text area whose text fits scrolls what it is in", as
   await app.settle();
   assert.equal(app.screen().lines[0], "Row 0", "the scroll view moved 3 rows");
 });
+
+Deno.test("agents scroll a text area and double_click selects the word at its cursor", async () => {
+  await using test = await notesApp("one\ntwo\nthree\nfour\nfive");
+  const { app, area, notes } = test;
+  assert.deepEqual(app.screen().lines.slice(1, 4), [
+    "one         ┃",
+    "two         ┃",
+    "three       │",
+  ]);
+  await app.act(area().id, { action: "scroll", delta: { x: 0, y: 2 } });
+  assert.deepEqual(app.screen().lines.slice(1, 4), [
+    "three       │",
+    "four        ┃",
+    "five        ┃",
+  ]);
+  await app.act(area().id, { action: "press_key", keybind: "Ctrl+Home" });
+  await app.act(area().id, { action: "double_click" });
+  await app.act(area().id, { action: "type_text", text: "1" });
+  assert.equal(notes.get(), "1\ntwo\nthree\nfour\nfive");
+});
