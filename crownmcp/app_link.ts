@@ -27,7 +27,7 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "../runtime/agent/transport/sdk.ts";
-import { RawLineSplitter } from "./lines.ts";
+import { LineSplitter } from "../runtime/agent/transport/line_splitter.ts";
 
 /** The start of every id crownmcp gives a request of its own toward the app. */
 export const OWN_ID_PREFIX = "crownmcp:";
@@ -103,7 +103,7 @@ const CONNECTION_CLOSED = "Connection closed";
 /** A connection to one app, after the handshake. */
 export class AppLink {
   readonly #conn: Deno.UnixConn;
-  readonly #splitter = new RawLineSplitter(CLIENT_MAX_LINE_BYTES);
+  readonly #splitter = new LineSplitter(CLIENT_MAX_LINE_BYTES, { keepNewline: true });
   readonly #waiting = new Map<string, Waiting>();
   #handlers: AppLinkHandlers | null = null;
   #nextId = 0;

@@ -1,71 +1,15 @@
 /**
- * Lines for `crownmcp`'s raw forwarding: a splitter that keeps each line's newline (so a
- * forwarded line is written on as the very bytes that came in), and the agent's side over
- * standard input and output, where each line is written with one `write` call.
+ * Lines for `crownmcp`'s raw forwarding: the agent's side over standard input and output,
+ * where each line is read with its newline (so a forwarded line is written on as the very
+ * bytes that came in: the server's `LineSplitter` with `keepNewline`, also used toward each
+ * app) and written with one `write` call.
  *
  * @module
  */
 
 import * as net from "node:net";
+import { LineSplitter } from "../runtime/agent/transport/line_splitter.ts";
 import { parseErrorMessage } from "../runtime/agent/transport/line_transport.ts";
-
-const NEWLINE = 0x0a;
-
-/**
- * Splits a byte stream into lines, each with its newline, refusing lines longer than a
- * limit. A line that arrived in one chunk is a view of that chunk: callers hand in chunks
- * they do not reuse.
- */
-export class RawLineSplitter {
-  readonly #maxBytes: number;
-  #pending: Uint8Array[] = [];
-  #pendingBytes = 0;
-
-  /** @param maxBytes the longest line accepted, newline excluded */
-  constructor(maxBytes: number) {
-    this.#maxBytes = maxBytes;
-  }
-
-  /**
-   * Adds bytes; returns the complete lines (each ending with its newline), or `"overflow"`
-   * when the line being read has grown past the limit.
-   */
-  push(chunk: Uint8Array): Uint8Array[] | "overflow" {
-    const lines: Uint8Array[] = [];
-    let start = 0;
-    for (;;) {
-      const end = chunk.indexOf(NEWLINE, start);
-      if (end === -1) break;
-      if (this.#pendingBytes + end - start > this.#maxBytes) return "overflow";
-      const piece = chunk.subarray(start, end + 1);
-      if (this.#pending.length > 0) {
-        this.#pending.push(piece);
-        lines.push(concat(this.#pending, this.#pendingBytes + piece.length));
-        this.#pending = [];
-        this.#pendingBytes = 0;
-      } else {
-        lines.push(piece);
-      }
-      start = end + 1;
-    }
-    if (start < chunk.length) {
-      this.#pendingBytes += chunk.length - start;
-      if (this.#pendingBytes > this.#maxBytes) return "overflow";
-      this.#pending.push(chunk.subarray(start));
-    }
-    return lines;
-  }
-}
-
-function concat(pieces: Uint8Array[], length: number): Uint8Array {
-  const whole = new Uint8Array(length);
-  let offset = 0;
-  for (const piece of pieces) {
-    whole.set(piece, offset);
-    offset += piece.length;
-  }
-  return whole;
-}
 
 const encoder = new TextEncoder();
 
@@ -114,7 +58,7 @@ export class AgentStdio {
 
   /** Reads lines until standard input ends (or a line is too long); then closes. */
   async run(): Promise<void> {
-    const splitter = new RawLineSplitter(this.#maxLineBytes);
+    const splitter = new LineSplitter(this.#maxLineBytes, { keepNewline: true });
     /** Hands on the lines `chunk` completes; false once a line is too long. */
     const take = (chunk: Uint8Array): boolean => {
       const lines = splitter.push(chunk);

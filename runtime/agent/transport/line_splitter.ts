@@ -1,6 +1,8 @@
 /**
- * `LineSplitter` splits a byte stream into lines, refusing lines longer than a limit;
- * `readFirstLine()` reads a new connection's first line. Kept apart from `line_transport.ts`
+ * `LineSplitter` splits a byte stream into lines, refusing lines longer than a limit: the
+ * one splitter of the server's transports, the compositor's client and `crownmcp` (which keeps
+ * each line's newline, to forward it as the very bytes that came in); `readFirstLine()` reads
+ * a new connection's first line. Kept apart from `line_transport.ts`
  * so that code that only splits lines (the compositor's client on the app's thread) or reads
  * a first line (the server, before a peer passed its gate) does not load the MCP SDK.
  *
@@ -15,20 +17,36 @@ export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
-/** Splits a byte stream into lines, refusing lines longer than a limit. */
+/** What a `LineSplitter` is made with besides its limit. */
+export interface LineSplitterOptions {
+  /** True to end each line with its newline (crownmcp forwards lines as they came). */
+  keepNewline?: boolean;
+}
+
+/**
+ * Splits a byte stream into lines, refusing lines longer than a limit (the newline not
+ * counted). A line that arrived in one chunk is a view of that chunk; the start of a line
+ * that waits for the next chunk is copied, so a caller may reuse its chunk after `push()`
+ * only when it does not keep the lines.
+ */
 export class LineSplitter {
   readonly #maxBytes: number;
+  readonly #newline: 0 | 1;
   #pending: Buffer[] = [];
   #pendingBytes = 0;
 
-  /** @param maxBytes the longest line accepted */
-  constructor(maxBytes: number = MAX_LINE_BYTES) {
+  /**
+   * @param maxBytes the longest line accepted, newline excluded
+   * @param options `keepNewline` to end each line with its newline
+   */
+  constructor(maxBytes: number = MAX_LINE_BYTES, options: LineSplitterOptions = {}) {
     this.#maxBytes = maxBytes;
+    this.#newline = options.keepNewline === true ? 1 : 0;
   }
 
   /**
-   * Adds bytes; returns the complete lines (without the newline), or `"overflow"` when the
-   * line being read has grown past the limit.
+   * Adds bytes; returns the complete lines (without the newline unless kept), or
+   * `"overflow"` when the line being read has grown past the limit.
    */
   push(chunk: Uint8Array): Buffer[] | "overflow" {
     const lines: Buffer[] = [];
@@ -37,8 +55,8 @@ export class LineSplitter {
     for (;;) {
       const end = data.indexOf(NEWLINE, start);
       if (end === -1) break;
-      const piece = data.subarray(start, end);
-      if (this.#pendingBytes + piece.length > this.#maxBytes) return "overflow";
+      if (this.#pendingBytes + end - start > this.#maxBytes) return "overflow";
+      const piece = data.subarray(start, end + this.#newline);
       if (this.#pending.length > 0) {
         this.#pending.push(piece);
         lines.push(Buffer.concat(this.#pending));

@@ -69,3 +69,20 @@ Deno.test("LineSplitter splits lines, keeps a partial one and refuses one over t
   assert.deepEqual(decoded(splitter.push(encoder.encode("e\n"))), ["cde"]);
   assert.equal(splitter.push(encoder.encode("123456789\n")), "overflow");
 });
+
+Deno.test("LineSplitter with keepNewline: each line ends with its newline, not counted in the limit (crownmcp's lines)", () => {
+  const encoder = new TextEncoder();
+  const decoded = (lines: Uint8Array[] | "overflow") =>
+    lines === "overflow" ? lines : lines.map((line) => new TextDecoder().decode(line));
+  const splitter = new LineSplitter(3, { keepNewline: true });
+  assert.deepEqual(decoded(splitter.push(encoder.encode("ab\nc"))), ["ab\n"]);
+  // The start of a line that waits is copied: the caller's chunk may be reused.
+  const chunk = encoder.encode("de\nfgh\n");
+  const lines = splitter.push(chunk);
+  assert.deepEqual(decoded(lines), ["cde\n", "fgh\n"]);
+  chunk.fill(0x78);
+  assert.deepEqual(decoded(lines).slice(0, 1), ["cde\n"], "a joined line is its own copy");
+  assert.equal(splitter.push(encoder.encode("1234\n")), "overflow");
+  const again = new LineSplitter(3, { keepNewline: true });
+  assert.deepEqual(decoded(again.push(encoder.encode("\n\n"))), ["\n", "\n"]);
+});
