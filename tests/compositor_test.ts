@@ -19,6 +19,7 @@ import {
 } from "../examples/reference_compositor.ts";
 import { exists, makeRuntimeDir, SERVER_FLAGS, startApp } from "./_app_process.ts";
 import { markedContent } from "./_marked.ts";
+import { decode } from "npm:fast-png@8.0.0";
 
 const COUNTER = new URL("../examples/counter.ts", import.meta.url).pathname;
 const LISTENING = /^MCP server listening (.+)$/;
@@ -167,7 +168,12 @@ Deno.test("agent access: without the screenshot capability ui_screenshot draws t
       assert.equal(result.isError, undefined);
       assert.deepEqual([image.type, image.mimeType], ["image", "image/png"]);
       assert.notEqual(image.data, TINY_PNG);
-      assert.equal((markedContent(about.text) as { source: string }).source, "cells");
+      // Painted on the app's UI thread, drawn in its server's worker: a PNG of the window's cells.
+      const shown = markedContent(about.text) as Record<string, unknown>;
+      assert.equal(shown.source, "cells");
+      const png = decode(Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0)));
+      assert.deepEqual([png.width, png.height], [shown.width, shown.height]);
+      assert.deepEqual([shown.columns, shown.rows], [80, 24]);
       await client.close();
     } finally {
       app.kill();

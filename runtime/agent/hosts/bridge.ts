@@ -17,7 +17,7 @@ import { log } from "../../app/log.ts";
 import { snapshotUpdate } from "../../semantics/mod.ts";
 import { toolInfo } from "./app_host.ts";
 import { AgentAccessClient } from "../consent/compositor.ts";
-import { cellScreenshot } from "./screenshots.ts";
+import { appCells } from "../../render/picture/app_screenshot.ts";
 import { TIMEOUT_MESSAGE } from "./mirror_host.ts";
 import {
   socketDirectory,
@@ -291,7 +291,8 @@ class AgentBridge implements Agent {
             const png = await this.#access.screenshot();
             return { ok: true, value: { png, revision, source: "compositor" } };
           }
-          return { ok: true, value: await cellScreenshot(this.#app, { scale: call.scale }) };
+          // The cells only: the worker draws and encodes them, off the UI thread.
+          return { ok: true, value: appCells(this.#app) };
       }
     } catch (error) {
       // A refusal (a typed tool's own schema refusing the arguments among them) is not app text.

@@ -45,6 +45,8 @@ import {
 } from "../../ui/tool_call.ts";
 import { TreeWatch } from "./tree_watch.ts";
 import type { RequestResult, UiCall } from "./worker_messages.ts";
+import type { AppCells } from "../../render/picture/app_screenshot.ts";
+import { drawnScreenshot } from "./screenshots.ts";
 
 /** How long the UI thread has to answer, in milliseconds. */
 export const UI_TIMEOUT_MS = 5000;
@@ -109,11 +111,13 @@ export class MirrorHost implements SemanticHost {
   }
 
   /**
-   * A PNG of the window, made on the UI thread: the compositor's when it offers one, else
-   * drawn from the app's cells.
+   * A PNG of the window: the compositor's when it offers one, else the app's cells, painted
+   * on the UI thread and drawn here.
    */
   async screenshot(options: HostScreenshotOptions): Promise<HostScreenshot> {
-    return await this.#request({ kind: "screenshot", scale: options.scale ?? 1 }) as HostScreenshot;
+    const answer = await this.#request({ kind: "screenshot" }) as HostScreenshot | AppCells;
+    // The app's cells are drawn here, in the worker: the UI thread only painted them.
+    return "frame" in answer ? await drawnScreenshot(answer, options) : answer;
   }
 
   /** Delivers the UI thread's answer to request `id`. */

@@ -9,6 +9,7 @@
 import type { InspectSection, PartialSnapshot } from "../../app/inspect.ts";
 import type { TreeUpdate } from "../../semantics/mod.ts";
 import type { HostScreenshot, ToolInfo } from "./host.ts";
+import type { AppCells } from "../../render/picture/app_screenshot.ts";
 import type { ToolProgress } from "../../ui/tool_call.ts";
 
 /** What the UI thread asks the worker to do. */
@@ -43,9 +44,9 @@ export type UiCall =
   | { kind: "act"; id: number; revision: number; action: unknown; confirm?: boolean }
   | { kind: "call_tool"; name: string; argumentsJson: string }
   | { kind: "inspect"; sections: readonly InspectSection[] }
-  | { kind: "screenshot"; scale: number };
+  | { kind: "screenshot" };
 
 /** The answer to a request. `app: true` marks an error thrown by app code. */
 export type RequestResult =
-  | { ok: true; value: number | string | PartialSnapshot | HostScreenshot }
+  | { ok: true; value: number | string | PartialSnapshot | HostScreenshot | AppCells }
   | { ok: false; kind: string; message: string; app: boolean };

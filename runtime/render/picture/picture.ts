@@ -79,6 +79,64 @@ export function defaultColours(theme: Theme): DefaultColours {
   };
 }
 
+/** A look as a cell frame carries it: colour codes (0 the terminal's default) and attributes. */
+export interface FrameLook {
+  /** The text colour's code. */
+  fg: number;
+  /** The background's code. */
+  bg: number;
+  /** The `ATTRIBUTE` bits. */
+  attributes: number;
+}
+
+/**
+ * A window's cells as plain data, cheap to make and to post to a worker: each cell's
+ * grapheme ("" for the right half of a wide one) and the index of its look in `looks`, and
+ * the colours the terminal's defaults become.
+ */
+export interface CellFrame {
+  /** The width in cells. */
+  width: number;
+  /** The height in cells. */
+  height: number;
+  /** Row by row, each cell's grapheme. */
+  chars: string[];
+  /** Row by row, each cell's index in `looks`. */
+  cellLooks: Uint32Array;
+  /** The looks the cells use; the first is the window's own (the terminal's default). */
+  looks: FrameLook[];
+  /** The colours of the terminal's default text and background. */
+  defaults: DefaultColours;
+}
+
+/**
+ * The cells of `screen` (as the terminal's paint code left them, at 24-bit colour) as a frame
+ * to draw in `theme`'s colours: only the looks the cells use travel with it.
+ */
+export function cellFrame(screen: Screen, theme: Theme): CellFrame {
+  const ids = new Map<number, number>([[0, 0]]);
+  const looks: FrameLook[] = [screen.palette.parts(0)];
+  const cellLooks = new Uint32Array(screen.styles.length);
+  for (let i = 0; i < screen.styles.length; i++) {
+    const style = screen.styles[i]!;
+    let id = ids.get(style);
+    if (id === undefined) {
+      id = looks.length;
+      ids.set(style, id);
+      looks.push(screen.palette.parts(style));
+    }
+    cellLooks[i] = id;
+  }
+  return {
+    width: screen.width,
+    height: screen.height,
+    chars: screen.chars.slice(),
+    cellLooks,
+    looks,
+    defaults: defaultColours(theme),
+  };
+}
+
 /** A cell's look, resolved to colour indices and attribute bits. */
 interface CellLook {
   fg: number;
@@ -99,17 +157,17 @@ class CellPainter {
   readonly colours: number[] = [];
   readonly #colourIndex = new Map<number, number>();
   readonly #looks = new Map<number, CellLook>();
-  readonly #screen: Screen;
+  readonly #frame: CellFrame;
   readonly #defaults: DefaultColours;
   readonly #glyphs: GlyphSet;
   readonly #graphemes = new Map<string, Glyph[] | null>();
 
-  constructor(screen: Screen, defaults: DefaultColours, glyphs: GlyphSet) {
-    this.#screen = screen;
+  constructor(frame: CellFrame, defaults: DefaultColours, glyphs: GlyphSet) {
+    this.#frame = frame;
     this.#defaults = defaults;
     this.#glyphs = glyphs;
-    this.width = screen.width * CELL_WIDTH;
-    this.height = screen.height * GLYPH_HEIGHT;
+    this.width = frame.width * CELL_WIDTH;
+    this.height = frame.height * GLYPH_HEIGHT;
     this.indices = new Uint16Array(this.width * this.height);
   }
 
@@ -126,7 +184,7 @@ class CellPainter {
   #look(style: number): CellLook {
     let look = this.#looks.get(style);
     if (look === undefined) {
-      const parts = this.#screen.palette.parts(style);
+      const parts = this.#frame.looks[style]!;
       let fg = codeRgb(parts.fg) ?? this.#defaults.fg;
       let bg = codeRgb(parts.bg) ?? this.#defaults.bg;
       if (parts.attributes & ATTRIBUTE.inverse) [fg, bg] = [bg, fg];
@@ -138,7 +196,7 @@ class CellPainter {
   }
 
   paint(): void {
-    const { width: columns, height: rows, chars, styles } = this.#screen;
+    const { width: columns, height: rows, chars, cellLooks: styles } = this.#frame;
     // The window's own background first, at once: most cells of most screens are blank ones
     // in it, and are then done.
     const blank = this.#look(0);
@@ -280,16 +338,24 @@ function scaled(pixels: IndexedPixels, scale: number): IndexedPixels {
  * A screenshot of `screen`'s cells (as the terminal's paint code left them, at 24-bit colour)
  * drawn in `theme`'s colours.
  */
-export async function screenshotOf(
+export function screenshotOf(
   screen: Screen,
   theme: Theme,
   options: ScreenshotOptions = {},
 ): Promise<Screenshot> {
+  return drawCells(cellFrame(screen, theme), options);
+}
+
+/** A screenshot of a frame of cells (`cellFrame()`), drawn wherever the frame was sent. */
+export async function drawCells(
+  frame: CellFrame,
+  options: ScreenshotOptions = {},
+): Promise<Screenshot> {
   const scale = checkScale(options.scale);
-  if (screen.width < 1 || screen.height < 1) {
+  if (frame.width < 1 || frame.height < 1) {
     throw new RangeError("a window of no cells has no picture");
   }
-  const painter = new CellPainter(screen, defaultColours(theme), await loadGlyphs());
+  const painter = new CellPainter(frame, frame.defaults, await loadGlyphs());
   painter.paint();
   const pixels = scaled(painter, scale);
   const png = await encodePng(pixels);
@@ -298,8 +364,8 @@ export async function screenshotOf(
     png,
     width: pixels.width,
     height: pixels.height,
-    columns: screen.width,
-    rows: screen.height,
+    columns: frame.width,
+    rows: frame.height,
     scale,
     pixel(x: number, y: number): string {
       if (
