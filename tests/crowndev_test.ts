@@ -343,7 +343,11 @@ Deno.test("crowndev drives the counter example", async (t) => {
       const scroll = await scene.run("act", "counter", "role=button", "scroll=0,120");
       assertFails(scroll, 1, /^crowndev: invalid arguments: scroll works on a scroll_view/);
       const drag = await scene.run("act", "counter", "role=button", "drag=40,300");
-      assertFails(drag, 1, /^crowndev: invalid arguments: drag works on slider nodes/);
+      assertFails(
+        drag,
+        1,
+        /^crowndev: invalid arguments: drag works on slider and text_area nodes/,
+      );
       const before = shownCount((await scene.run("tree")).stdout);
       assertOk(await scene.run("act", "counter", "role=button", "double_click"));
       assert.ok(shownCount((await scene.run("tree")).stdout) > before);

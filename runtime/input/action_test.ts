@@ -418,7 +418,7 @@ Deno.test("act() guards", async (t) => {
     });
     await assert.rejects(() => app.act(save, { action: "drag", to: { x: 1, y: 1 } }), {
       kind: "unsupported",
-      message: "invalid arguments: drag works on slider nodes, not on a button",
+      message: "invalid arguments: drag works on slider and text_area nodes, not on a button",
     });
     await app.close();
   });

@@ -303,11 +303,11 @@ export const ACTIONS = [
     cli: "drag=40,300",
     typing: false,
     does: "presses on it and moves to the window cell `to`",
-    takes: "slider nodes",
+    takes: "slider and text_area nodes",
     unsupported: (element) =>
       element.dragTo !== undefined
         ? null
-        : `drag works on slider nodes, not on a ${describe(element)}`,
+        : `drag works on slider and text_area nodes, not on a ${describe(element)}`,
     perform: (env, element, action) => {
       if (canFocus(element)) env.focus(element);
       const origin = env.origin(element);

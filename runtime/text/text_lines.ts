@@ -277,10 +277,15 @@ export class TextLinesState {
    * allows: a click there. `extend` selects from the anchor.
    */
   placeAt(row: number, cell: number, width: number, extend = false): void {
+    this.edit.moveTo(this.offsetAt(row, cell, width), extend);
+    this.#goal = null;
+  }
+
+  /** The offset `placeAt()` puts the cursor at, without moving it. */
+  offsetAt(row: number, cell: number, width: number): number {
     const rows = this.rows(width);
     const target = rows.row(Math.min(rows.count - 1, Math.max(0, row)));
-    this.edit.moveTo(this.#offsetAtCell(target, Math.max(0, cell)), extend);
-    this.#goal = null;
+    return this.#offsetAtCell(target, Math.max(0, cell));
   }
 
   /** Sets the text from outside (the app's signal): the cursor goes to the end. */

@@ -81,6 +81,16 @@ Deno.test("a text area in a terminal: keys, a bracketed paste, a click and the w
         assert.equal((await terminal.cell(cursor.x + 1, cursor.y)).isInverse(), 0);
       },
     );
+    await t.step(
+      "a press and a drag with the mouse focus it and select; typing replaces it",
+      () => {
+        // Press at the start of "one" (row 2), drag to after "2" (row 3), release.
+        terminal.send("\x1b[<0;1;3M\x1b[<32;2;4M\x1b[<0;2;4m");
+        assert.match(running.line("text_area"), /focused/);
+        terminal.send("+");
+        assert.match(running.line("text_area"), /value="quiZte\\n\+\\nthree"/);
+      },
+    );
   } finally {
     running.stop();
   }

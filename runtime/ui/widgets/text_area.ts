@@ -6,7 +6,7 @@
  * the last space that fits (a word longer than a row breaks at its edge): nothing scrolls
  * sideways. The box scrolls down and up to keep the cursor in view, with a scroll bar in its
  * last column while the text has more rows than it shows; the wheel scrolls it too. A click
- * puts the cursor where it points, a double click selects a word. Role `text_area`; its value is the whole text, lines
+ * puts the cursor where it points, a double click selects a word, a drag selects. Role `text_area`; its value is the whole text, lines
  * separated by `\n`.
  *
  * @module
@@ -51,6 +51,8 @@ export class TextAreaWidget extends LabelWidget {
   readonly #rows: number;
   readonly #options: TextAreaOptions;
   readonly #secure: boolean;
+  /** Where the last click put the cursor, until a drag moves on from it. */
+  #pressedAt: number | null = null;
   /**
    * True when the person or an agent moved the cursor or edited since the box last kept the
    * cursor in view. Text the app sets shows from its top.
@@ -146,11 +148,34 @@ export class TextAreaWidget extends LabelWidget {
 
   /** A click at (x, y) in its own cells: in the box, the cursor goes there. */
   override clickAt(x: number, y: number): void {
-    const inset = this.layout.style.padding + (this.layout.style.border ? 1 : 0);
+    const inset = this.#inset();
     const row = y - inset - 1;
     if (row < 0) return; // the label: focus only
     this.lines.placeAt(this.shownFrom + row, x - inset, this.view.width);
+    this.#pressedAt = this.lines.cursor;
     this.#moved();
+  }
+
+  /**
+   * A press moved to (x, y) in its own cells (a person's mouse drag, an agent's `drag`): the
+   * selection runs from its anchor (where the press put the cursor) to the text there. Above
+   * or below the box it reaches the row past the edge, so a drag out of the box scrolls it.
+   */
+  override dragTo(x: number, y: number): void {
+    const inset = this.#inset();
+    const row = this.shownFrom + y - inset - 1;
+    const offset = this.lines.offsetAt(row, x - inset, this.view.width);
+    // The press itself comes as a drag to where it was: it keeps what the click (or a
+    // double click's word) made.
+    if (offset === this.#pressedAt) return;
+    this.#pressedAt = null;
+    this.lines.edit.moveTo(offset, true);
+    this.#moved();
+  }
+
+  /** The cells of padding and border around its content. */
+  #inset(): number {
+    return this.layout.style.padding + (this.layout.style.border ? 1 : 0);
   }
 
   /** A double click selects the word at the cursor (a person's click has just put it there). */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ActionError, render } from "../../testing.ts";
-import { clickAt, wheelAt } from "../../input/person.ts";
+import { clickAt, draggableAt, dragTo, wheelAt } from "../../input/person.ts";
 import type { Signal } from "../../reactive/mod.ts";
 import { bind, column, component, scrollView, text, textArea, textField, widget } from "../mod.ts";
 
@@ -286,4 +286,38 @@ Deno.test("agents scroll a text area and double_click selects the word at its cu
   await app.act(area().id, { action: "double_click" });
   await app.act(area().id, { action: "type_text", text: "1" });
   assert.equal(notes.get(), "1\ntwo\nthree\nfour\nfive");
+});
+
+Deno.test("a drag selects: a person's press and moves, an agent's drag from the cursor", async (t) => {
+  await t.step("a person presses on 'two' and drags to the end of 'three'", async () => {
+    await using test = await notesApp("one two\nthree four");
+    const { app, notes } = test;
+    clickAt(app.app, 4, 1); // the press: the cursor before "two"
+    const area = draggableAt(app.app, 4, 1);
+    assert.ok(area !== null, "a text area is something a press drags");
+    dragTo(app.app, area, 4, 1); // the press itself, as the terminal sends it
+    dragTo(app.app, area, 5, 2); // moved down a row: after "three"
+    await app.settle();
+    await app.type("X");
+    assert.equal(notes.get(), "one X four");
+  });
+
+  await t.step("a double click's word stays selected through the press's own drag", async () => {
+    await using test = await notesApp("one two\nthree four");
+    const { app, notes } = test;
+    clickAt(app.app, 5, 1, 2);
+    dragTo(app.app, draggableAt(app.app, 5, 1)!, 5, 1);
+    await app.settle();
+    await app.type("2");
+    assert.equal(notes.get(), "one 2\nthree four");
+  });
+
+  await t.step("an agent's drag selects from the cursor to the window cell `to`", async () => {
+    await using test = await notesApp("one two\nthree four");
+    const { app, area, notes } = test;
+    await app.act(area().id, { action: "press_key", keybind: "Ctrl+Home" });
+    await app.act(area().id, { action: "drag", to: { x: 3, y: 2 } });
+    await app.act(area().id, { action: "type_text", text: "-" });
+    assert.equal(notes.get(), "-ee four");
+  });
 });
