@@ -640,6 +640,20 @@ Deno.test("AgentServer rate limit", async (t) => {
     assert.ok(results.slice(20).some(limited), "no ui_act call was refused");
   });
 
+  await t.step("ui_screenshot takes from the same bucket as ui_act", async () => {
+    await using served = await serve();
+    const screenshot = () =>
+      served.client.callTool({ name: "ui_screenshot", arguments: {} }) as Promise<CallToolResult>;
+    const results = await burst([
+      ...Array.from({ length: 20 }, () => inertClick(served)),
+      ...Array.from({ length: 5 }, () => screenshot),
+    ]);
+    assert.ok(results.slice(0, 20).every((result) => result.isError !== true));
+    assert.ok(results.slice(20).some(limited), "no screenshot was refused");
+    const again = await burst(Array.from({ length: 30 }, () => screenshot));
+    assert.ok(again.some(limited), "a burst of 30 screenshots was never refused");
+  });
+
   await t.step("reads are not rate limited", async () => {
     await using served = await serve();
     const results = await burst(
