@@ -22,8 +22,12 @@ import type { FrameTiming } from "./frame_timings.ts";
 import { log, logError, serverListeningLine } from "./log.ts";
 import type { Renderer } from "./renderer.ts";
 import { DARK_THEME, type Theme } from "../ui/theme.ts";
+import { failureText } from "../ui/binding_failure.ts";
 
 export { type FrameTiming, RECENT_FRAMES } from "./frame_timings.ts";
+
+/** How long the status message of an error from app code shows, in ms. */
+const ERROR_SHOWN_MS = 8000;
 
 /** What an App is made with. */
 export interface AppOptions {
@@ -84,6 +88,27 @@ export class App {
   /** @ignore for input and the parts: logs an error thrown by app code, saying `where` */
   reportError(error: unknown, where: string): void {
     logError(error, where);
+    this.#showError(error, where);
+  }
+
+  /**
+   * Tells the person an error happened: a status message of kind `error` saying what failed
+   * (`The click handler failed: disk full`), unless the same one shows already (an error
+   * that comes back each frame makes one message, and no frame of its own). Agents see it
+   * as a `status` node, in the receipt of the action that caused it.
+   */
+  #showError(error: unknown, where: string): void {
+    const parts = this.#parts;
+    if (parts === undefined || parts.frames.closed) return; // putting the app together, or closing
+    const said = failureText(where, error);
+    // "the click handler" starts a sentence as "The click handler"; "list()" stays as it is.
+    const text = /^(the|an?) /.test(said) ? said.charAt(0).toUpperCase() + said.slice(1) : said;
+    if (parts.status.shown.some((message) => message.node?.name === text)) return;
+    try {
+      parts.notify(text, "error", ERROR_SHOWN_MS);
+    } catch (showing) {
+      logError(showing, "showing an error");
+    }
   }
   /** @ignore for input: where `element` starts, in window cells */
   origin(element: Widget): { x: number; y: number } {

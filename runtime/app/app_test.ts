@@ -20,13 +20,13 @@ import {
 } from "../ui/mod.ts";
 import type { Signal } from "../reactive/mod.ts";
 import { App, RECENT_FRAMES } from "./app.ts";
-import { setLogSink } from "./log.ts";
+import { isStackLine, setLogSink } from "./log.ts";
 import type { Renderer, RenderSource } from "./renderer.ts";
 
 /** Runs `fn` with log lines captured; returns them. */
 async function captureLog(fn: () => Promise<void>): Promise<string[]> {
   const lines: string[] = [];
-  const restore = setLogSink((line) => lines.push(line));
+  const restore = setLogSink((line) => isStackLine(line) || lines.push(line));
   try {
     await fn();
   } finally {
@@ -184,7 +184,7 @@ Deno.test("App errors from app code", async (t) => {
   );
 
   await t.step(
-    "an error thrown in a binding is logged; the node keeps its last value",
+    "an error thrown in a binding is logged and shown: ⚠ error, invalid, until it recovers",
     async () => {
       const lines = await captureLog(async () => {
         const root = component((cx) => {
@@ -200,9 +200,16 @@ Deno.test("App errors from app code", async (t) => {
         await using app = await render(root);
         const plus = app.get({ name: "+1" }).id;
         await app.act(plus, { action: "click" });
-        assert.equal(app.get({ role: "text" }).name, "Count: 0");
+        const failed = app.get({ role: "text" });
+        assert.equal(failed.name, "⚠ error", "no stale Count: 0");
+        assert.deepEqual(failed.states, ["invalid"]);
+        assert.equal(failed.description, "a label binding failed: one is not allowed");
+        assert.ok(app.screen().find("⚠ error"));
         await app.act(plus, { action: "click" });
-        assert.equal(app.get({ role: "text" }).name, "Count: 2", "the binding recovers");
+        const recovered = app.get({ role: "text" });
+        assert.equal(recovered.name, "Count: 2", "the binding recovers");
+        assert.deepEqual(recovered.states, []);
+        assert.equal(recovered.description, undefined);
       });
       assert.ok(lines.length >= 1);
       for (const line of lines) {

@@ -79,10 +79,15 @@ export class AppKeys {
     if (priority && inField && isCharacterKey(keybind.key) && plain(keybind)) return false;
     const binding = keybinds.find(keybind, priority, (candidate) => this.applies(candidate));
     if (binding !== null) {
+      const where = `the ${binding.key} keybinding (${binding.description})`;
       try {
-        binding.handler(this.#parts.rt);
+        const answer: unknown = binding.handler(this.#parts.rt);
+        // An async handler's failure comes later: it is reported as a thrown one is.
+        if (answer instanceof Promise) {
+          answer.catch((error) => this.#parts.reportError(error, where));
+        }
       } catch (error) {
-        this.#parts.reportError(error, `the ${binding.key} keybinding (${binding.description})`);
+        this.#parts.reportError(error, where);
       }
       return true;
     }

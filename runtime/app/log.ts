@@ -39,8 +39,23 @@ export function log(line: string): void {
   sink(line.replaceAll("\n", "\\n"));
 }
 
-/** Writes an error from app code, with where it happened. */
+/** The most lines of a stack `logError()` writes after the error's own line. */
+const STACK_LINES = 20;
+
+/**
+ * Writes an error from app code, with where it happened, then its stack: one line
+ * `    at ...` per frame (at most 20), so the log keeps what the person's screen leaves out.
+ */
 export function logError(error: unknown, where: string): void {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   log(`error in ${where}: ${message}`);
+  if (!(error instanceof Error) || typeof error.stack !== "string") return;
+  const frames = error.stack.split("\n").map((line) => line.trim())
+    .filter((line) => line.startsWith("at "));
+  for (const frame of frames.slice(0, STACK_LINES)) log(`    ${frame}`);
+}
+
+/** True for a line `logError()` writes for a frame of a stack. */
+export function isStackLine(line: string): boolean {
+  return line.startsWith("    at ");
 }

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import type { Signal } from "../reactive/mod.ts";
-import { setLogSink } from "../app/log.ts";
+import { isStackLine, setLogSink } from "../app/log.ts";
 import { render, type TestApp } from "../testing.ts";
 import {
   bind,
@@ -64,7 +64,7 @@ async function refusedAtMount(setup: (cx: Cx, password: Signal<string>) => View)
 /** Runs `fn` with the app's log going to the array it returns. */
 async function captureLog(fn: () => Promise<void>): Promise<string[]> {
   const lines: string[] = [];
-  const restore = setLogSink((line) => lines.push(line));
+  const restore = setLogSink((line) => isStackLine(line) || lines.push(line));
   try {
     await fn();
   } finally {

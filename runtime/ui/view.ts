@@ -17,6 +17,7 @@ import {
   signalsRead,
 } from "../reactive/mod.ts";
 import type { Host } from "./host.ts";
+import { mountTarget, setFailure } from "./binding_failure.ts";
 import type { Widget } from "./widget.ts";
 import type { Rt } from "./rt.ts";
 
@@ -108,6 +109,7 @@ export function follow<T>(
   apply: (value: T) => void,
   where = "a binding",
   secure = false,
+  failed?: () => void,
 ): void {
   if (!isReactive(value)) {
     if (secure) {
@@ -124,17 +126,32 @@ export function follow<T>(
   // `refusal` is undefined while mounting: a refusal then is thrown to the caller, after
   // mounting it is reported.
   let refusal: TypeError | null | undefined = undefined;
+  // The widget this binding feeds, which shows that it failed while it does.
+  const target = mountTarget();
+  let failing = false;
   const effect: EffectNode = new EffectNode(
     context.owner,
     () => {
       try {
         const current = value instanceof Binding ? value.fn(host.rt) : value.get();
         const problem = secure ? notOnlySecrets(effect) : showsSecret(effect, current, where);
-        if (problem === null) apply(current);
-        else if (refusal === undefined) refusal = problem;
+        if (problem === null) {
+          apply(current);
+          if (failing) {
+            failing = false;
+            setFailure(target, effect, where, null);
+          }
+        } else if (refusal === undefined) refusal = problem;
         else host.reportError(problem, where);
       } catch (error) {
         host.reportError(error, where);
+        failing = true;
+        setFailure(target, effect, where, error);
+        try {
+          failed?.();
+        } catch (showing) {
+          host.reportError(showing, where);
+        }
       }
     },
     rethrow,

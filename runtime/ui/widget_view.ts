@@ -9,6 +9,7 @@ import type { Role, SemanticNode } from "../semantics/mod.ts";
 import { follow, isReactive, type MountContext, type Prop, View } from "./view.ts";
 import { checkStyle, type TextStyle } from "./style.ts";
 import { FocusRef } from "./focus_ref.ts";
+import { claimMounted, FAILED_TEXT, mountingView, setNotes } from "./binding_failure.ts";
 import { type LabelWidget, type LayoutStyle, showDisabled, type Widget } from "./widget.ts";
 
 /**
@@ -45,6 +46,7 @@ export function mountWidget<W extends Widget>(
 ): W {
   widget.host = context.host;
   widget.owner = context.owner;
+  claimMounted(widget);
   if (role !== null) widget.node = nodeSource?.(role) ?? context.host.tree.createNode(role);
   context.host.registerElement(widget);
   return widget;
@@ -258,12 +260,13 @@ export abstract class WidgetView extends View {
       const text = String(value);
       widget.setLabel(text);
       return text;
-    });
+    }, FAILED_TEXT);
   }
 
   /**
    * Follows `own` with `show`, which shows it and returns the text it shows; that text names
-   * the node unless `.label()` gave another name.
+   * the node unless `.label()` gave another name. While the binding fails, `failedValue` is
+   * shown instead (`⚠ error`), so a stale value never passes for a current one.
    *
    * @ignore
    */
@@ -272,13 +275,16 @@ export abstract class WidgetView extends View {
     widget: Widget,
     own: Prop<T>,
     show: (value: T) => string,
+    failedValue?: T,
   ): void {
     const node = widget.node;
     const override = this.#label;
-    follow(context, own, (value) => {
+    const showing = (value: T) => {
       const text = show(value);
       if (override === undefined && node !== null) context.host.tree.setName(node, text);
-    }, "a label binding");
+    };
+    const failed = failedValue === undefined ? undefined : () => showing(failedValue);
+    follow(context, own, showing, "a label binding", false, failed);
     if (override !== undefined) followName(context, widget, override);
   }
 
@@ -300,6 +306,10 @@ export abstract class WidgetView extends View {
 
   /** Mounts the widget and applies the shared modifiers. */
   mount(context: MountContext): Widget {
+    return mountingView(() => this.#mount(context));
+  }
+
+  #mount(context: MountContext): Widget {
     const element = this.build(context);
     if (this.#style !== null) element.setStyle(this.#style);
     const { node } = element;
@@ -348,10 +358,7 @@ function followNotes(context: MountContext, node: SemanticNode, notes: Notes): v
   const tree = context.host.tree;
   let message: string | null = null;
   let description: string | undefined;
-  const show = () => {
-    tree.setState(node, "invalid", message !== null);
-    tree.setDescription(node, message ?? description);
-  };
+  const show = () => setNotes(tree, node, message, description); // after a failing binding's
   if (notes.description !== undefined) {
     follow(context, notes.description, (text) => {
       description = String(text);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { setLogSink } from "../../app/log.ts";
+import { isStackLine, setLogSink } from "../../app/log.ts";
 import { render, type TestApp } from "../../testing.ts";
 import type { Signal } from "../../reactive/mod.ts";
 import { AppTool, bind, column, component, list, row, scrollView, text } from "../mod.ts";
@@ -423,7 +423,7 @@ Deno.test("list() rows rendered again", async (t) => {
 
   await t.step("a render that throws is reported; the list goes on with its rows", async () => {
     const lines: string[] = [];
-    const restore = setLogSink((line) => lines.push(line));
+    const restore = setLogSink((line) => isStackLine(line) || lines.push(line));
     try {
       let notes: Signal<Note[]> | undefined;
       const root = component((cx) => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { setLogSink } from "../../app/log.ts";
+import { isStackLine, setLogSink } from "../../app/log.ts";
 import { render, type TestApp } from "../../testing.ts";
 import type { Signal } from "../../reactive/mod.ts";
 import { AppTool, bind, column, component, list, row, text } from "../mod.ts";
@@ -149,7 +149,7 @@ Deno.test("list() keyed rows", async (t) => {
 
   await t.step("list() logs items that are not an array and keeps its rows", async () => {
     const lines: string[] = [];
-    const restore = setLogSink((line) => lines.push(line));
+    const restore = setLogSink((line) => isStackLine(line) || lines.push(line));
     try {
       const { app, set } = await renderList(["a"]);
       await set("oops" as unknown as string[]);

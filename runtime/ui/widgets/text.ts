@@ -7,6 +7,7 @@
 import type { MountContext, Prop } from "../view.ts";
 import { LabelWidget, type Widget } from "../widget.ts";
 import { mountWidget, WidgetView } from "../widget_view.ts";
+import { FAILED_TEXT } from "../binding_failure.ts";
 import type { PaintArea } from "../surface.ts";
 import { plainText, type Span, type TextContent } from "../style.ts";
 
@@ -75,7 +76,7 @@ export class TextView extends WidgetView {
     this.followContent(context, widget, this.#content as Prop<TextContent>, (content) => {
       if (typeof content !== "string" && !Array.isArray(content)) content = String(content);
       return widget.show(content);
-    });
+    }, FAILED_TEXT);
     return widget;
   }
 }
