@@ -1,7 +1,8 @@
 /**
  * The arguments and answers of the reads that follow changes: `ui_query`'s filters,
- * `ui_tree {"since"}`, `ui_act`'s receipt and `ui_wait`. `tool_calls.ts` routes to these;
- * each checks its arguments first and refuses with `invalid arguments: ...`.
+ * `ui_tree {"since"}`, `ui_act`'s receipt and `ui_wait`, for the built-in tools' records
+ * (`builtin_tools.ts`): a check that reads the arguments and refuses bad ones with
+ * `invalid arguments: ...`, and an answer from what the check read.
  *
  * @module
  */
@@ -124,15 +125,26 @@ export function queryArguments(args: Record<string, unknown>): NodeQuery {
   };
 }
 
-/**
- * Answers `ui_query`: the matches with their values and states, marked as app data, within
- * `max_bytes` of answer: the matches past the budget count in `more`. The default is 32,768,
- * and the largest budget with `full` (which asks for whole strings, however long).
- */
-export function answerQuery(host: SemanticHost, args: Record<string, unknown>): CallToolResult {
+/** What `ui_query` asks: the query and the answer's budget. */
+export interface QueryRequest {
+  query: NodeQuery;
+  /** `max_bytes`: 32,768 by default, the largest budget with `full`. */
+  budget: number;
+}
+
+/** Reads `ui_query`'s arguments with its budget; throws HostError for bad ones. */
+export function queryRequest(args: Record<string, unknown>): QueryRequest {
   const query = queryArguments(args);
   const budget = optionalWhole(args, "max_bytes", MIN_CHANGES_BYTES, MAX_TREE_BYTES) ??
     (query.full ? MAX_TREE_BYTES : DEFAULT_TREE_BYTES);
+  return { query, budget };
+}
+
+/**
+ * Answers `ui_query`: the matches with their values and states, marked as app data, within
+ * the budget of answer: the matches past it count in `more`.
+ */
+export function answerQuery(host: SemanticHost, { query, budget }: QueryRequest): CallToolResult {
   const found = checked(() => host.query(query));
   const text = fitNodes(found, budget);
   if (text === null) {
@@ -144,15 +156,14 @@ export function answerQuery(host: SemanticHost, args: Record<string, unknown>): 
   return textOf(text);
 }
 
-/**
- * Answers `ui_tree {"since": R}` (with `max_bytes` at most): the change text since R, or,
- * when R is no longer kept, what `fullTree` answers (the tree as `ui_tree` gives it).
- */
-export function answerSince(
-  host: SemanticHost,
-  args: Record<string, unknown>,
-  fullTree: (maxBytes: number | undefined) => { revision: number; tree: string },
-): CallToolResult {
+/** What `ui_tree {"since": R}` asks: the revision, and `max_bytes` when given. */
+export interface SinceRequest {
+  since: number;
+  maxBytes: number | undefined;
+}
+
+/** Reads `ui_tree {"since": R}`'s arguments (`max_bytes` at most beside it). */
+export function sinceRequest(args: Record<string, unknown>): SinceRequest {
   const others = Object.keys(args).filter((key) => key !== "since" && key !== "max_bytes");
   if (others.length > 0) {
     throw invalid(`since takes only max_bytes beside it, got ${others.join(", ")}`);
@@ -161,7 +172,21 @@ export function answerSince(
   if (typeof since !== "number" || !Number.isSafeInteger(since) || since < 0) {
     throw invalid(`since must be a revision (a whole number), got ${JSON.stringify(since)}`);
   }
-  const maxBytes = optionalWhole(args, "max_bytes", MIN_CHANGES_BYTES, MAX_CHANGES_BYTES);
+  return {
+    since,
+    maxBytes: optionalWhole(args, "max_bytes", MIN_CHANGES_BYTES, MAX_CHANGES_BYTES),
+  };
+}
+
+/**
+ * Answers `ui_tree {"since": R}`: the change text since R, or, when R is no longer kept, what
+ * `fullTree` answers (the tree as `ui_tree` gives it).
+ */
+export function answerSince(
+  host: SemanticHost,
+  { since, maxBytes }: SinceRequest,
+  fullTree: (maxBytes: number | undefined) => { revision: number; tree: string },
+): CallToolResult {
   const answer = host.changesSince(since, maxBytes, SINCE_HEADER_BYTES);
   if (answer === null) {
     const { revision, tree } = fullTree(maxBytes);
@@ -219,10 +244,9 @@ export function waitArguments(args: Record<string, unknown>): WaitCondition {
  */
 export async function answerWait(
   host: SemanticHost,
-  args: Record<string, unknown>,
+  condition: WaitCondition,
   signal?: AbortSignal,
 ): Promise<CallToolResult> {
-  const condition = waitArguments(args);
   try {
     return textOf(fitNodes(await host.wait(condition, signal), DEFAULT_TREE_BYTES, true)!);
   } catch (error) {

@@ -215,12 +215,20 @@ export function budgetSnapshot(
  * Answers `inspect_snapshot` (and reads `inspect://snapshot`, with no arguments), `reserve`
  * bytes of the budget left for what the result adds around the snapshot's JSON.
  */
-export async function answerInspect(
+export function answerInspect(
   host: SemanticHost,
   args: Record<string, unknown>,
   reserve = 0,
 ): Promise<BudgetedSnapshot> {
-  const request = inspectArguments(args);
+  return answerInspectRequest(host, inspectArguments(args), reserve);
+}
+
+/** Answers `inspect_snapshot` with the arguments `inspectArguments()` read. */
+export async function answerInspectRequest(
+  host: SemanticHost,
+  request: InspectRequest,
+  reserve = 0,
+): Promise<BudgetedSnapshot> {
   const snapshot = await host.inspect({ sections: request.sections, root: request.root });
   return budgetSnapshot(snapshot, request, reserve);
 }
