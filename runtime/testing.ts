@@ -142,7 +142,7 @@ export interface TestApp {
    * A PNG of the window, as `ui_screenshot` makes it when no compositor offers one (the same
    * code): the cells of the last frame drawn in the theme's colours, 8×16 pixels a cell at
    * `scale` 1 (up to 3), with the revision it shows. `pixel(x, y)` reads a pixel's colour
-   * back as `#rrggbb`.
+   * back as `#rrggbb`, `cellColours(column, row)` a cell's colours, the most used first.
    *
    * @example A word styled `error` is drawn in the theme's error colour
    * ```ts
@@ -153,9 +153,8 @@ export interface TestApp {
    * await using app = await render(text("failed").style({ fg: "error" }), { width: 10, height: 1 });
    * const shot = await app.screenshot();
    * assert.deepEqual([shot.width, shot.height], [80, 16]);
-   * const colours = new Set<string>();
-   * for (let y = 0; y < 16; y++) for (let x = 0; x < 8; x++) colours.add(shot.pixel(x, y));
-   * assert.ok(colours.has("#cd0000")); // the dark theme's error: the palette's red
+   * // The dark theme's background, then its error colour (the palette's red).
+   * assert.deepEqual(shot.cellColours(0, 0), ["#121212", "#cd0000"]);
    * ```
    */
   screenshot(options?: ScreenshotOptions): Promise<AppScreenshot>;

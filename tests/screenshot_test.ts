@@ -84,6 +84,8 @@ Deno.test("screenshot: the PNG's size in pixels follows the window's cells and t
       scale,
     ]);
     assert.equal(shot.revision, app.revision);
+    assert.equal(shot.cellColours(0, 0).length, 2, "h: background and text");
+    assert.throws(() => shot.cellColours(width, 0), RangeError);
   }
 });
 
@@ -155,6 +157,8 @@ Deno.test("screenshot: a word styled error is drawn in the theme's error colour"
       assert.ok(colours.has(error), `${theme.name}: column ${column} has ${[...colours]}`);
       assert.equal(colours.size, 2, `${theme.name}: column ${column} has ${[...colours]}`);
     }
+    // cellColours(): the background (most pixels), then the error colour.
+    assert.deepEqual(shot.cellColours(start, 0), [shot.pixel(start * 8, 0), error]);
     // The words beside it are not in the error colour.
     for (const column of [0, 1, start - 1, start + 6, start + 8]) {
       assert.ok(!cellColours(shot, column, 0).has(error), `${theme.name}: column ${column}`);
@@ -290,6 +294,29 @@ Deno.test("screenshot: bold, underline and inverse change the pixels; the text s
   for (let x = 0; x < 16; x++) ink.add(shot.pixel(x, 2 * 16 + 15));
   assert.equal(ink.size, 1);
   assert.notEqual([...ink][0], shot.pixel(0, 2 * 16));
+});
+
+Deno.test("screenshot: dim mixes the text colour half way; strikethrough and italic draw", async () => {
+  await using app = await render(
+    column(
+      text("Ab").style({ fg: "#ff0000", bg: "#000000" }),
+      text("Ab").style({ fg: "#ff0000", bg: "#000000", dim: true }),
+      text("Ab").style({ fg: "#ff0000", bg: "#000000", strikethrough: true }),
+      text("Ab").style({ fg: "#ff0000", bg: "#000000", italic: true }),
+    ),
+    { width: 4, height: 4 },
+  );
+  const shot = await app.screenshot();
+  assert.ok(cellColours(shot, 0, 0).has("#ff0000"));
+  const dim = cellColours(shot, 0, 1);
+  assert.ok(dim.has("#7f0000") && !dim.has("#ff0000"), [...dim].join());
+  // Strikethrough: a pixel row across both cells in the text colour, which the plain word
+  // does not have.
+  const across = (row: number, y: number) =>
+    Array.from({ length: 16 }, (_, x) => shot.pixel(x, row * 16 + y)).every((c) => c === "#ff0000");
+  assert.ok(Array.from({ length: 16 }, (_, y) => y).some((y) => across(2, y)));
+  assert.ok(!Array.from({ length: 16 }, (_, y) => y).some((y) => across(0, y)));
+  assert.notEqual(cellPixels(shot, 0, 3, 2), cellPixels(shot, 0, 0, 2), "italic");
 });
 
 Deno.test("screenshot: 80×24 is small", async () => {

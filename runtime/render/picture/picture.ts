@@ -48,6 +48,11 @@ export interface Screenshot {
   readonly scale: number;
   /** The colour of pixel (x, y) as `#rrggbb`; throws RangeError outside the picture. */
   pixel(x: number, y: number): string;
+  /**
+   * The colours of the cell at (`column`, `row`) as `#rrggbb`, the most used first (so its
+   * background, as a rule, then its text); throws RangeError outside the window.
+   */
+  cellColours(column: number, row: number): string[];
 }
 
 /** The terminal's own text and background colours, as a picture shows them. */
@@ -377,6 +382,26 @@ export async function drawCells(
         );
       }
       return hex(pixels.colours[pixels.indices[y * pixels.width + x]!]!);
+    },
+    cellColours(column: number, row: number): string[] {
+      if (
+        !Number.isInteger(column) || !Number.isInteger(row) || column < 0 || row < 0 ||
+        column >= frame.width || row >= frame.height
+      ) {
+        throw new RangeError(
+          `cell (${column}, ${row}) is outside the ${frame.width}×${frame.height} window`,
+        );
+      }
+      const counts = new Map<number, number>();
+      const side = CELL_WIDTH * scale;
+      const top = row * GLYPH_HEIGHT * scale;
+      for (let y = top; y < top + GLYPH_HEIGHT * scale; y++) {
+        for (let x = column * side; x < (column + 1) * side; x++) {
+          const index = pixels.indices[y * pixels.width + x]!;
+          counts.set(index, (counts.get(index) ?? 0) + 1);
+        }
+      }
+      return [...counts].sort((a, b) => b[1] - a[1]).map(([index]) => hex(pixels.colours[index]!));
     },
   };
 }
