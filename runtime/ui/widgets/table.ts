@@ -500,8 +500,11 @@ export class TableWidget<T> extends LinesWidget<T> {
         },
         "heading",
       );
-      const mark = this.sortColumn !== index ? "" : this.sortDescending ? " ▼" : " ▲";
       const column = this.columns[index]!;
+      const arrow = this.sortColumn !== index ? "" : this.sortDescending ? "▼" : "▲";
+      // The arrow after a space, or right after the header when the column is too narrow.
+      const roomy = cellWidth(column.header) + 2 <= width;
+      const mark = arrow === "" ? "" : roomy ? ` ${arrow}` : arrow;
       const text = truncateToWidth(column.header, Math.max(0, width - cellWidth(mark)), "…") +
         mark;
       if (style !== "heading") surface.fill({ x, y, width, height: 1 }, style, clip);
