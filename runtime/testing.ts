@@ -27,7 +27,7 @@
  */
 
 import { App } from "./app/app.ts";
-import { AppCalls, UnknownToolError } from "./app/app_calls.ts";
+import { AppCalls } from "./app/app_calls.ts";
 import type { InspectSnapshot } from "./app/inspect.ts";
 import type { Action } from "./input/action.ts";
 import { HeadlessRenderer } from "./render/headless.ts";
@@ -177,7 +177,8 @@ export interface TestApp {
    * and the result is the handler's text as it is, not wrapped as app text. The tool's
    * deadline holds as it does through the socket (5 seconds unless it declares another):
    * past it the call throws `ToolTimeoutError`; `options.onProgress` gets each report the
-   * handler makes with `call.progress()`.
+   * handler makes with `call.progress()`. A tool the app does not offer now throws with the
+   * server's message, `unknown tool "name": call tools/list for the tools this app offers now`.
    */
   callTool(
     name: string,
@@ -303,19 +304,12 @@ export function render(root: View, options: RenderOptions = {}): Promise<TestApp
         handlerArgs = rest;
       }
       if (tool !== undefined) checkToolArguments(tool.inputSchema, handlerArgs, tool.isDestructive);
-      try {
-        const onProgress = options.onProgress;
-        return await calls.callTool(
-          name,
-          JSON.stringify(handlerArgs),
-          onProgress === undefined ? {} : { onProgress },
-        );
-      } catch (error) {
-        if (error instanceof UnknownToolError) {
-          throw new Error(`no tool named ${JSON.stringify(name)}`);
-        }
-        throw error;
-      }
+      const onProgress = options.onProgress;
+      return await calls.callTool(
+        name,
+        JSON.stringify(handlerArgs),
+        onProgress === undefined ? {} : { onProgress },
+      );
     },
     async settle() {
       for (let round = 0; round < 100 && app.framePending; round++) {

@@ -6,6 +6,7 @@ import { render } from "../testing.ts";
 import { AppTool, bind, column, component, show, text, ToolRegistry } from "./mod.ts";
 import { argumentsChecker, checkArguments, type ToolOptions, typedTool } from "./tools.ts";
 import { button } from "./widgets/mod.ts";
+import { unknownToolMessage } from "../app/app_calls.ts";
 
 const EMPTY = `{"type":"object","properties":{}}`;
 
@@ -217,7 +218,8 @@ Deno.test("cx.registerTool()", async (t) => {
     await app.act(open, { action: "click" });
     assert.deepEqual(names(), ["always"]);
     await assert.rejects(() => app.callTool("while_open"), {
-      message: `no tool named "while_open"`,
+      name: "UnknownToolError",
+      message: unknownToolMessage("while_open"),
     });
   });
 });
