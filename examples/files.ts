@@ -25,6 +25,7 @@ import {
   scrollView,
   show,
   type Signal,
+  span,
   table,
   text,
   textField,
@@ -229,13 +230,34 @@ export function filesApp(start: string) {
             void open(parentOf(path.get()));
             return true;
           },
-        }, entryTable),
-        scrollView(previewLines(preview)).label("Preview"),
+        }, entryTable).border("rounded", { title: "Entries" }),
+        scrollView(previewLines(preview))
+          .label("Preview")
+          .border("rounded", {
+            title: bind(() => {
+              const entry = selectedEntry();
+              return entry === null || entry.directory ? "Preview" : entry.name;
+            }),
+          }),
       ),
-      text("Tab: filter/table · ↑↓ PgUp PgDn: move · Enter: open · Ctrl+C: quit")
-        .style({ fg: "muted" }),
+      keysFooter([
+        ["Tab", "filter/table"],
+        ["↑↓ PgUp PgDn", "move"],
+        ["Enter", "open"],
+        ["Backspace", "up"],
+        ["Ctrl+C", "quit"],
+      ]),
     );
   });
+}
+
+/** A footer line of keys: each key in the accent colour, what it does in the muted one. */
+function keysFooter(keys: [key: string, does: string][]) {
+  return text(keys.flatMap(([key, does], index) => [
+    ...(index === 0 ? [] : ["  "]),
+    span(key, { fg: "accent", bold: true }),
+    span(` ${does}`, { fg: "muted" }),
+  ]));
 }
 
 /** The preview's lines, each a text, following the preview signal. */

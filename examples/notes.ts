@@ -41,6 +41,7 @@ import {
   scrollView,
   show,
   type Signal,
+  span,
   text,
   textField,
 } from "../runtime/mod.ts";
@@ -111,6 +112,10 @@ export function notesApp(options: NotesAppOptions = {}): Component {
       { name: "notes" },
     );
     const draft = cx.signal(initial.draft, { name: "title being typed" });
+    /** True after Add was pressed with a blank title, until a title is typed or added. */
+    const triedBlank = cx.signal(false, { name: "tried a blank title" });
+    const titleProblem = () =>
+      triedBlank.get() && draft.get().trim() === "" ? "a note needs a title" : null;
     const settingsOpen = cx.signal(false, { name: "settings open" });
     /** Why the last save failed; empty once a save worked. */
     const saveProblem = cx.signal("", { name: "save problem" });
@@ -199,6 +204,13 @@ export function notesApp(options: NotesAppOptions = {}): Component {
       },
     });
 
+    // From the field or the Add button: a blank title is refused, in the error colour.
+    const submit = (title: string) => {
+      const added = addNote(title);
+      if (added) draft.set("");
+      triedBlank.set(!added);
+    };
+
     const noteRow = (note: Note) =>
       row(
         checkbox("Done", note.done),
@@ -246,13 +258,9 @@ export function notesApp(options: NotesAppOptions = {}): Component {
           label: "Title",
           value: draft,
           columns: 30,
-          onSubmit: (value) => {
-            if (addNote(value)) draft.set("");
-          },
-        }),
-        button("Add", () => {
-          if (addNote(draft.get())) draft.set("");
-        }),
+          onSubmit: (value) => submit(value),
+        }).invalid(bind(titleProblem)),
+        button("Add", () => submit(draft.get())),
         menu(
           "Menu",
           menuItem("Settings", () => settingsOpen.set(true)),
@@ -262,11 +270,24 @@ export function notesApp(options: NotesAppOptions = {}): Component {
           menuItem("Quit", (rt) => rt.quit()),
         ),
       ),
+      // The count in colour; its node's name is the plain text, "2 notes, 1 done".
       text(bind(() => {
         const { count, done } = counts();
-        return `${count} ${count === 1 ? "note" : "notes"}, ${done} done`;
+        return [
+          span(String(count), { fg: "accent", bold: true }),
+          ` ${count === 1 ? "note" : "notes"}, `,
+          span(String(done), { fg: "success", bold: true }),
+          " done",
+        ];
       })),
-      show(bind(() => saveProblem.get() !== ""), () => text(saveProblem)),
+      show(
+        bind(() => titleProblem() !== null),
+        () => text(bind(() => `Not added: ${titleProblem() ?? ""}`)).style({ fg: "error" }),
+      ),
+      show(
+        bind(() => saveProblem.get() !== ""),
+        () => text(saveProblem).style({ fg: "error", bold: true }),
+      ),
       scrollView(list(notes, noteRow, (note) => note.id)).label("Notes"),
       show(settingsOpen, settings),
     ).padding(1);

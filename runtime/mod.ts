@@ -101,6 +101,11 @@ export {
 export type { StyleName } from "./ui/surface.ts";
 export type { TextProp } from "./ui/widgets/text.ts";
 
+// Layout and borders: what the layout modifiers of every view take.
+export { BORDER_KINDS, type BorderKind } from "./ui/border.ts";
+export type { BorderOptions, Dimension, Sides } from "./ui/widget_view.ts";
+export type { Align, Justify } from "./layout/node.ts";
+
 // Signals and memos.
 export { Memo, type Readable, Signal, type SignalOptions } from "./reactive/signal.ts";
 

@@ -94,3 +94,26 @@ Deno.test("files: the tools list entries and open a path; a bad path is refused"
     assert.equal(sizeText(1536), "1.5 KB");
   });
 });
+
+Deno.test("files: the panes have titled borders, the preview's named by its file, and a footer of keys", async () => {
+  await withTree(async (app) => {
+    const entries = app.get({ role: "table", name: "Entries" }).id;
+    await app.act(entries, { action: "select", option: "notes.txt" });
+    await waitFor(app, () => app.query({ role: "text", name: "second line" }).length === 1);
+    const screen = app.screen();
+    const panes = screen.lines.find((line) => line.includes("╭─ Entries "))!;
+    assert.ok(panes, screen.text);
+    assert.match(panes, /^╭─ Entries ─+╮ ╭─ notes\.txt ─+╮$/);
+    assert.equal(panes.indexOf("╮") + 1, 50, "the table's 48 cells and the frame");
+    const footer = screen.lines.find((line) => line.startsWith("Tab "))!;
+    assert.equal(
+      footer,
+      "Tab filter/table  ↑↓ PgUp PgDn move  Enter open  Backspace up  Ctrl+C quit",
+    );
+    const at = screen.find("Tab filter")!;
+    assert.match(screen.styleAt(at.x, at.y), /bold/, "the keys stand out");
+    assert.doesNotMatch(screen.styleAt(at.x + 4, at.y), /bold/);
+    // Borders are for people: the panes are still the scroll views and lists they were.
+    assert.doesNotMatch(app.tree(), /group|╭/);
+  });
+});

@@ -242,3 +242,33 @@ Deno.test("Notes app: a save that fails shows in the window and in the tool's an
     assert.equal(await app.callTool("add_note", { title: "Walk the dog" }), `{"count":2,"done":1}`);
   });
 });
+
+Deno.test("Notes app: the count in colour, a blank title refused in the error colour", async () => {
+  await using app = await render(notesApp({ initial: { ...TWO_NOTES, draft: "" } }), {
+    title: "Notes",
+    width: 100,
+    height: 30,
+  });
+  let screen = app.screen();
+  const count = screen.find("2 notes, 1 done")!;
+  assert.ok(count, screen.text);
+  // The numbers are bold in the dark theme's accent (6) and success (2) colours.
+  assert.equal(screen.styleAt(count.x, count.y), "fg=6 bold");
+  assert.equal(screen.styleAt(count.x + "2 notes, ".length, count.y), "fg=2 bold");
+  assert.equal(screen.styleAt(count.x + 2, count.y), "default");
+
+  await act(app, { name: "Add" }, { action: "click" });
+  screen = app.screen();
+  const problem = screen.find("Not added: a note needs a title")!;
+  assert.ok(problem, screen.text);
+  // The dark theme's error colour is the terminal's red, 1.
+  assert.equal(screen.styleAt(problem.x, problem.y), "fg=1");
+  assert.notEqual(screen.styleAt(problem.x, problem.y), screen.styleAt(count.x + 2, count.y));
+  assert.match(line(app, `text_field "Title"`), /invalid/);
+  assert.match(line(app, `text_field "Title"`), /a note needs a title/);
+  assert.match(line(app, "done"), /"2 notes, 1 done"/, "nothing was added");
+
+  await act(app, { name: "Title" }, { action: "type_text", text: "Call mum" });
+  assert.doesNotMatch(app.tree(), /Not added/, "typing a title clears it");
+  assert.doesNotMatch(line(app, `text_field "Title"`), /invalid/);
+});

@@ -15,7 +15,15 @@
  * @module
  */
 
-import type { LayoutNode, LayoutRecord, Size } from "./node.ts";
+import {
+  insetLeft,
+  insetTop,
+  insetX,
+  insetY,
+  type LayoutNode,
+  type LayoutRecord,
+  type Size,
+} from "./node.ts";
 
 const EMPTY: Size = { width: 0, height: 0 };
 
@@ -27,11 +35,27 @@ function isEmptyNatural(record: LayoutRecord): boolean {
   return record.naturalWidth === 0 && record.naturalHeight === 0;
 }
 
+/** True when `style` fixes its size along `column`'s direction (in cells or percent). */
+function fixedAlong(style: LayoutNode["layout"]["style"], column: boolean): boolean {
+  return column
+    ? style.height !== undefined || style.heightPercent !== undefined
+    : style.width !== undefined || style.widthPercent !== undefined;
+}
+
 /** The share of spare room `child` takes along its parent's direction: none when fixed there. */
 function growShare(child: LayoutNode, column: boolean): number {
-  const fixed = column ? child.layout.style.height : child.layout.style.width;
-  return fixed === undefined ? child.layout.grows : 0;
+  return fixedAlong(child.layout.style, column) ? 0 : child.layout.grows;
 }
+
+/** `value` kept between `min` and `max` (either may be missing). */
+function clamp(value: number, min: number | undefined, max: number | undefined): number {
+  if (max !== undefined && value > max) value = max;
+  if (min !== undefined && value < min) value = min;
+  return value;
+}
+
+/** Set by `place()` when an element's height followed its new width: lay out again. */
+let reflowed = false;
 
 /** Drops the cached natural size of `element` and its ancestors, and marks them for placement. */
 export function invalidateLayout(element: LayoutNode): void {
@@ -54,7 +78,7 @@ function measured(element: LayoutNode): LayoutRecord {
   const record = element.layout;
   if (record.naturalWidth >= 0) return record;
   const style = element.layout.style;
-  const inset = 2 * style.padding + (style.border ? 2 : 0);
+  const column = style.direction === "column";
   const header = element.measure() ?? EMPTY;
   let main = 0;
   let cross = 0;
@@ -64,36 +88,46 @@ function measured(element: LayoutNode): LayoutRecord {
   for (const child of element.children) {
     if (child.layout.style.overlay) continue;
     const size = measured(child);
-    if (growShare(child, style.direction === "column") > 0) childGrows = true;
+    if (growShare(child, column) > 0) childGrows = true;
     if (child.layout.fillsHeight) childFillsHeight = true;
     if (isEmptyNatural(size)) continue;
-    const childMain = style.direction === "column" ? size.naturalHeight : size.naturalWidth;
-    const childCross = style.direction === "column" ? size.naturalWidth : size.naturalHeight;
+    let childMain = column ? size.naturalHeight : size.naturalWidth;
+    let childCross = column ? size.naturalWidth : size.naturalHeight;
+    const cs = child.layout.style;
+    if (cs.extras) {
+      childMain += column ? cs.marginTop + cs.marginBottom : cs.marginLeft + cs.marginRight;
+      childCross += column ? cs.marginLeft + cs.marginRight : cs.marginTop + cs.marginBottom;
+    }
     main += childMain + (counted > 0 ? style.gap : 0);
     cross = Math.max(cross, childCross);
     counted++;
   }
-  const childrenWidth = style.direction === "column" ? cross : main;
-  const childrenHeight = style.direction === "column" ? main : cross;
+  const childrenWidth = column ? cross : main;
+  const childrenHeight = column ? main : cross;
   let width = Math.max(header.width, childrenWidth);
   let height = header.height + childrenHeight;
-  if (counted > 0 || !isEmpty(header)) {
-    width += inset;
-    height += inset;
+  if (counted > 0 || !isEmpty(header) || style.border) {
+    width += insetX(style);
+    height += insetY(style);
+    if (style.border) width = Math.max(width, style.titleWidth); // a title shows whole
   }
   if (style.width !== undefined) width = style.width;
   if (style.height !== undefined) height = style.height;
+  if (style.extras) {
+    width = clamp(width, style.minWidth, style.maxWidth);
+    height = clamp(height, style.minHeight, style.maxHeight);
+  }
   // A column holding something that grows (a scroll view) grows too, so the room reaches it;
   // and what fills the height (a scroll view, a row holding one: a master/detail pane) takes
   // the room a column leaves, however it is nested.
-  const column = style.direction === "column";
-  const fillsHeight = style.height === undefined &&
+  const fixedHeight = fixedAlong(style, true);
+  const fillsHeight = !fixedHeight &&
     (style.scrolls || childFillsHeight || (column && childGrows));
   record.fillsHeight = fillsHeight;
   const inColumn = element.parent === null || element.parent.layout.style.direction === "column";
   element.layout.grows = style.grow > 0
     ? style.grow
-    : (column && childGrows && style.height === undefined) || (inColumn && fillsHeight)
+    : (column && childGrows && !fixedHeight) || (inColumn && fillsHeight)
     ? 1
     : 0;
   record.naturalWidth = width;
@@ -122,10 +156,17 @@ export function place(
   // An element with a node that only moved keeps its children where they were: they are
   // placed relative to it. So scrolling a 10,000-row list moves one box, not 10,000.
   const movedOnly = sameSize && !element.layout.placementDirty && element.node !== null;
+  const newWidth = record.width !== width;
   if (!sameBox) record.setBox(x, y, width, height);
   element.layout.placedBaseX = baseX;
   element.layout.placedBaseY = baseY;
   element.layout.placementDirty = false;
+  // A wrapped text is as tall as its lines at the width it got: when that changed its
+  // height, it and its ancestors are measured and placed again (`layoutWindow()`'s next pass).
+  if (newWidth && element.reflow !== undefined && element.reflow(width)) {
+    invalidateLayout(element);
+    reflowed = true;
+  }
 
   let childBaseX = baseX + x;
   let childBaseY = baseY + y;
@@ -139,6 +180,24 @@ export function place(
   placeChildren(element, width, height, childBaseX, childBaseY);
 }
 
+/** A child's size along its parent's direction: natural, or its percentage of `room`. */
+function mainSize(child: LayoutNode, size: LayoutRecord, column: boolean, room: number): number {
+  const cs = child.layout.style;
+  const natural = column ? size.naturalHeight : size.naturalWidth;
+  if (!cs.extras) return natural;
+  const percent = column ? cs.heightPercent : cs.widthPercent;
+  if (percent === undefined) return natural;
+  return column
+    ? clamp(Math.floor((room * percent) / 100), cs.minHeight, cs.maxHeight)
+    : clamp(Math.floor((room * percent) / 100), cs.minWidth, cs.maxWidth);
+}
+
+/** A child's margins along its parent's direction, both ends together. */
+function mainMargins(cs: LayoutNode["layout"]["style"], column: boolean): number {
+  if (!cs.extras) return 0;
+  return column ? cs.marginTop + cs.marginBottom : cs.marginLeft + cs.marginRight;
+}
+
 function placeChildren(
   element: LayoutNode,
   width: number,
@@ -148,13 +207,14 @@ function placeChildren(
 ): void {
   if (element.children.length === 0) return; // a leaf has nothing to place
   const style = element.layout.style;
-  const frame = style.padding + (style.border ? 1 : 0);
   const header = element.measure() ?? EMPTY;
-  const left = frame;
-  const top = frame + header.height;
-  const innerWidth = Math.max(0, width - 2 * frame);
-  const innerHeight = Math.max(0, height - 2 * frame - header.height);
+  const left = insetLeft(style);
+  const top = insetTop(style) + header.height;
+  const innerWidth = Math.max(0, width - insetX(style));
+  const innerHeight = Math.max(0, height - insetY(style) - header.height);
   const column = style.direction === "column";
+  const roomMain = column ? innerHeight : innerWidth;
+  const roomCross = column ? innerWidth : innerHeight;
   // A scroll view's content keeps its natural size on both axes: that is what scrolling is for.
   const scrolls = style.scrolls;
 
@@ -169,20 +229,29 @@ function placeChildren(
     const size = measured(child);
     const grows = growShare(child, column);
     if (isEmptyNatural(size) && grows === 0) continue;
-    const natural = column ? size.naturalHeight : size.naturalWidth;
-    used += natural + (counted > 0 ? style.gap : 0);
+    const natural = mainSize(child, size, column, roomMain);
+    used += natural + mainMargins(child.layout.style, column) + (counted > 0 ? style.gap : 0);
     widest = Math.max(widest, column ? size.naturalWidth : size.naturalHeight);
     shares += grows;
     if (grows > 0) growingSize += natural;
     counted++;
   }
-  const room = (column ? innerHeight : innerWidth) - used;
+  const room = roomMain - used;
   let spare = Math.max(0, room);
   // Negative: what does not fit. Growing children give way first, each in proportion to its
   // natural size, so that a wide preview beside a list shrinks rather than the list.
   let over = scrolls ? 0 : Math.min(0, room);
   const overAll = -over;
   let growingLeft = growingSize;
+
+  // Room nobody grows into goes before, between or after the children, as `justify` says.
+  let offset = 0;
+  const between = !scrolls && shares === 0 && spare > 0 && style.justify !== "start"
+    ? style.justify
+    : null;
+  if (between === "center") offset = Math.floor(spare / 2);
+  else if (between === "end") offset = spare;
+  const gaps = counted - 1;
 
   let scroll = { x: 0, y: 0 };
   if (scrolls) {
@@ -199,7 +268,7 @@ function placeChildren(
     scroll = element.layout.scroll;
   }
 
-  let offset = 0;
+  const align = scrolls ? "start" : style.align;
   counted = 0;
   for (const child of element.children) {
     if (child.layout.style.overlay) continue;
@@ -209,37 +278,73 @@ function placeChildren(
       place(child, left, top, 0, 0, baseX, baseY);
       continue;
     }
-    if (counted > 0) offset += style.gap;
+    if (counted > 0) {
+      offset += style.gap;
+      if (between === "between" && gaps > 0) {
+        offset += Math.floor((spare * counted) / gaps) - Math.floor((spare * (counted - 1)) / gaps);
+      }
+    }
     counted++;
-    let main = column ? size.naturalHeight : size.naturalWidth;
+    const cs = child.layout.style;
+    let main = mainSize(child, size, column, roomMain);
     if (grows > 0 && shares > 0) {
       const extra = Math.floor((spare * grows) / shares);
       main += extra;
       spare -= extra;
       shares -= grows;
+      if (cs.extras) {
+        // Past its most, the rest goes to those that grow after it.
+        const most = column ? cs.maxHeight : cs.maxWidth;
+        if (most !== undefined && main > most) {
+          spare += main - most;
+          main = most;
+        }
+      }
       if (over < 0) {
         const natural = main - extra;
         const share = growingLeft <= natural
           ? -over // the last one gives the rest
           : Math.round((overAll * natural) / growingSize);
         growingLeft -= natural;
-        const give = Math.max(0, Math.min(main - 1, share, -over));
+        const least = Math.max(1, (cs.extras ? (column ? cs.minHeight : cs.minWidth) : 0) ?? 0);
+        const give = Math.max(0, Math.min(main - least, share, -over));
         main -= give;
         over += give;
       }
     }
     let cross = column ? size.naturalWidth : size.naturalHeight;
-    if (column && !scrolls) cross = Math.min(cross, innerWidth || cross);
-    if (!column && !scrolls && innerHeight > 0) {
-      // Across a row, what fills the height gets the row's; the rest no more than it.
-      cross = child.layout.fillsHeight ? innerHeight : Math.min(cross, innerHeight);
+    let crossStart = 0;
+    let crossFree = roomCross;
+    if (cs.extras) {
+      crossStart = column ? cs.marginLeft : cs.marginTop;
+      crossFree = Math.max(0, roomCross - crossStart - (column ? cs.marginRight : cs.marginBottom));
     }
+    if (!scrolls) {
+      if (column) cross = Math.min(cross, crossFree || cross);
+      else if (innerHeight > 0) {
+        // Across a row, what fills the height gets the row's; the rest no more than it.
+        cross = child.layout.fillsHeight ? crossFree : Math.min(cross, crossFree);
+      }
+      if (align === "stretch" && !fixedAlong(cs, !column)) cross = crossFree;
+      if (cs.extras) {
+        const percent = column ? cs.widthPercent : cs.heightPercent;
+        if (percent !== undefined) cross = Math.floor((roomCross * percent) / 100);
+        cross = column
+          ? clamp(cross, cs.minWidth, cs.maxWidth)
+          : clamp(cross, cs.minHeight, cs.maxHeight);
+      }
+      if (align === "center") crossStart += Math.max(0, Math.floor((crossFree - cross) / 2));
+      else if (align === "end") crossStart += Math.max(0, crossFree - cross);
+    }
+    const mainStart = cs.extras ? (column ? cs.marginTop : cs.marginLeft) : 0;
     if (column) {
-      place(child, left - scroll.x, top + offset - scroll.y, cross, main, baseX, baseY);
+      const y = top + offset + mainStart - scroll.y;
+      place(child, left + crossStart - scroll.x, y, cross, main, baseX, baseY);
     } else {
-      place(child, left + offset - scroll.x, top - scroll.y, main, cross, baseX, baseY);
+      const x = left + offset + mainStart - scroll.x;
+      place(child, x, top + crossStart - scroll.y, main, cross, baseX, baseY);
     }
-    offset += main;
+    offset += main + mainMargins(cs, column);
   }
 }
 
@@ -301,7 +406,13 @@ export function layoutWindow(
   height: number,
   overlays: Iterable<LayoutNode> = [],
 ): void {
-  measured(root);
-  place(root, 0, 0, width, height, 0, 0);
-  placeOverlays(overlays, width, height);
+  // A second pass only when a wrapped text's height followed the width it was given; a
+  // third in case that moved another. Rarely more: a width seldom follows a height.
+  for (let pass = 0; pass < 3; pass++) {
+    reflowed = false;
+    measured(root);
+    place(root, 0, 0, width, height, 0, 0);
+    placeOverlays(overlays, width, height);
+    if (!reflowed) break;
+  }
 }

@@ -17,20 +17,63 @@ export interface Size {
   height: number;
 }
 
+/** Where children go across a container (`align`): a column's children left to right. */
+export type Align = "start" | "center" | "end" | "stretch";
+
+/** Where children go along a container when they leave room (`justify`). */
+export type Justify = "start" | "center" | "end" | "between";
+
 /** How an element lays out its children. */
 export interface LayoutStyle {
   /** `column` stacks children top to bottom, `row` left to right. */
   direction: "row" | "column";
   /** Empty cells between children. */
   gap: number;
-  /** Empty cells inside the edge, on every side. */
-  padding: number;
-  /** A one-cell frame inside the edge (dialogs). */
+  /** Empty cells inside the top edge (inside the border, if any). */
+  padTop: number;
+  /** Empty cells inside the right edge. */
+  padRight: number;
+  /** Empty cells inside the bottom edge. */
+  padBottom: number;
+  /** Empty cells inside the left edge. */
+  padLeft: number;
+  /** Empty cells outside the top edge, kept by the parent. */
+  marginTop: number;
+  /** Empty cells outside the right edge. */
+  marginRight: number;
+  /** Empty cells outside the bottom edge. */
+  marginBottom: number;
+  /** Empty cells outside the left edge. */
+  marginLeft: number;
+  /** A one-cell frame inside the edge (a border, a dialog's frame). */
   border: boolean;
+  /** With `border`: the least width its title asks for (0 without a title). */
+  titleWidth: number;
   /** A fixed width instead of the natural one. */
   width?: number | undefined;
   /** A fixed height instead of the natural one. */
   height?: number | undefined;
+  /** A width in percent of the parent's room inside its padding (instead of `width`). */
+  widthPercent?: number | undefined;
+  /** A height in percent of the parent's room inside its padding. */
+  heightPercent?: number | undefined;
+  /** The least width it is given. */
+  minWidth?: number | undefined;
+  /** The most width it is given. */
+  maxWidth?: number | undefined;
+  /** The least height it is given. */
+  minHeight?: number | undefined;
+  /** The most height it is given. */
+  maxHeight?: number | undefined;
+  /** Where its children go across its direction; `start` by default. */
+  align: Align;
+  /** Where its children go along its direction when room is left; `start` by default. */
+  justify: Justify;
+  /**
+   * True when a margin, a percentage, a least or a most size is set: layout looks for them
+   * only then, so that the common element costs one test. `withLayout()` keeps it right.
+   */
+  extras: boolean;
   /** A share of the parent's spare room along its direction; 0 takes none. */
   grow: number;
   /** Laid out above the window's content, centred, instead of in the parent's flow. */
@@ -47,13 +90,58 @@ export interface LayoutStyle {
 export const LAYOUT_DEFAULTS: Readonly<LayoutStyle> = Object.freeze({
   direction: "column",
   gap: 0,
-  padding: 0,
+  padTop: 0,
+  padRight: 0,
+  padBottom: 0,
+  padLeft: 0,
+  marginTop: 0,
+  marginRight: 0,
+  marginBottom: 0,
+  marginLeft: 0,
   border: false,
+  titleWidth: 0,
+  align: "start",
+  justify: "start",
+  extras: false,
   grow: 0,
   overlay: false,
   anchored: false,
   scrolls: false,
 });
+
+/** `base` with `changes` laid on it, frozen, with `extras` said again. */
+export function withLayout(
+  base: Readonly<LayoutStyle>,
+  changes: Readonly<Partial<LayoutStyle>>,
+): Readonly<LayoutStyle> {
+  const style = { ...base, ...changes };
+  style.extras = style.marginTop !== 0 || style.marginRight !== 0 ||
+    style.marginBottom !== 0 || style.marginLeft !== 0 ||
+    style.widthPercent !== undefined || style.heightPercent !== undefined ||
+    style.minWidth !== undefined || style.maxWidth !== undefined ||
+    style.minHeight !== undefined || style.maxHeight !== undefined;
+  return Object.freeze(style);
+}
+
+/** The cells a style keeps inside its left edge: its padding and its border. */
+export function insetLeft(style: Readonly<LayoutStyle>): number {
+  return style.padLeft + (style.border ? 1 : 0);
+}
+
+/** The cells a style keeps inside its top edge. */
+export function insetTop(style: Readonly<LayoutStyle>): number {
+  return style.padTop + (style.border ? 1 : 0);
+}
+
+/** The cells a style keeps inside its left and right edges together. */
+export function insetX(style: Readonly<LayoutStyle>): number {
+  return style.padLeft + style.padRight + (style.border ? 2 : 0);
+}
+
+/** The cells a style keeps inside its top and bottom edges together. */
+export function insetY(style: Readonly<LayoutStyle>): number {
+  return style.padTop + style.padBottom + (style.border ? 2 : 0);
+}
 
 // A shared starting value: most elements never scroll.
 const NO_SCROLL = Object.freeze({ x: 0, y: 0 });
@@ -139,6 +227,12 @@ export interface LayoutNode {
    * children are placed: what shows a window onto lines of its own (a table) arranges them.
    */
   arranged?(width: number, height: number): void;
+  /**
+   * For an element whose height follows its width (a wrapped text): told the width it was
+   * placed at, returns true when its measured size changed with it, so that layout measures
+   * and places it (and its ancestors) again.
+   */
+  reflow?(width: number): boolean;
 }
 
 /**
@@ -149,8 +243,8 @@ export function scrollContent(view: LayoutNode, dx: number, dy: number): boolean
   const content = view.children[0];
   if (content === undefined) return false;
   const record = view.layout;
-  const maxX = Math.max(0, content.layout.width - record.width);
-  const maxY = Math.max(0, content.layout.height - record.height);
+  const maxX = Math.max(0, content.layout.width - (record.width - insetX(record.style)));
+  const maxY = Math.max(0, content.layout.height - (record.height - insetY(record.style)));
   const x = Math.min(maxX, Math.max(0, record.scroll.x + dx));
   const y = Math.min(maxY, Math.max(0, record.scroll.y + dy));
   if (x !== record.scroll.x || y !== record.scroll.y) {

@@ -14,7 +14,7 @@
 
 import { intersectRects, isEmptyRect, type Rect } from "../text/rect.ts";
 import { elementOrigin } from "./layout.ts";
-import type { LayoutNode } from "./node.ts";
+import { insetLeft, insetTop, insetX, insetY, type LayoutNode } from "./node.ts";
 
 export { intersectRects, isEmptyRect, type Rect };
 
@@ -240,7 +240,6 @@ export function scrollIntoView(element: LayoutNode, relayout: () => void): void 
   for (let view = element.parent; view !== null; view = view.parent) {
     if (!view.layout.style.scrolls || view.scroll === undefined) continue;
     const style = view.layout.style;
-    const frame = style.padding + (style.border ? 1 : 0);
     // A view's own line sits above its children; a view without children (a table, which
     // shows its lines itself) measures its whole content instead, which is no header.
     const header = view.children.length > 0 ? view.measure()?.height ?? 0 : 0;
@@ -249,14 +248,14 @@ export function scrollIntoView(element: LayoutNode, relayout: () => void): void 
     const dx = scrollNeeded(
       target.x,
       element.layout.width,
-      viewOrigin.x + frame,
-      Math.max(0, view.layout.width - 2 * frame),
+      viewOrigin.x + insetLeft(style),
+      Math.max(0, view.layout.width - insetX(style)),
     );
     const dy = scrollNeeded(
       target.y,
       element.layout.height,
-      viewOrigin.y + frame + header,
-      Math.max(0, view.layout.height - 2 * frame - header),
+      viewOrigin.y + insetTop(style) + header,
+      Math.max(0, view.layout.height - insetY(style) - header),
     );
     if (dx === 0 && dy === 0) continue;
     view.scroll(dx, dy);

@@ -11,7 +11,9 @@
 
 import type { RenderSource } from "../app/renderer.ts";
 import { elementOrigin } from "../layout/layout.ts";
+import { insetLeft, insetTop, insetX, insetY } from "../layout/node.ts";
 import { childrenIn } from "../layout/visible.ts";
+import { borderLookOf, paintBorder } from "../ui/border.ts";
 import { intersectRects, isEmptyRect, type Rect } from "../text/rect.ts";
 import type { Widget } from "../ui/widget.ts";
 import { mergeStyles, type TextStyle } from "../ui/style.ts";
@@ -110,26 +112,41 @@ function paintElement(
   if (isEmptyRect(visible)) return;
   const surface = surfaceFor(parentSurface, element);
   const disabled = disabledAbove || element.disabled;
-  const inset = element.layout.style.padding + (element.layout.style.border ? 1 : 0);
+  const style = element.layout.style;
   const area: PaintArea = {
     surface,
     bounds,
     clip: visible,
-    x: bounds.x + inset,
-    y: bounds.y + inset,
+    x: bounds.x + insetLeft(style),
+    y: bounds.y + insetTop(style),
+    width: Math.max(0, box.width - insetX(style)),
+    height: Math.max(0, box.height - insetY(style)),
     focused: focused === element,
     hovered: element.node?.has("hovered") ?? false,
     disabled,
   };
   element.paint(area);
+  let within = visible;
+  if (style.border) {
+    paintBorder(surface, bounds, visible, borderLookOf(element));
+    // Children show inside the frame, never over it.
+    const frame = {
+      x: bounds.x + 1,
+      y: bounds.y + 1,
+      width: box.width - 2,
+      height: box.height - 2,
+    };
+    within = intersectRects(visible, frame);
+    if (isEmptyRect(within)) return;
+  }
   const inside = {
-    x: visible.x - bounds.x,
-    y: visible.y - bounds.y,
-    width: visible.width,
-    height: visible.height,
+    x: within.x - bounds.x,
+    y: within.y - bounds.y,
+    width: within.width,
+    height: within.height,
   };
   for (const child of childrenIn(element, inside)) {
-    paintElement(surface, focused, child, bounds.x, bounds.y, visible, disabled);
+    paintElement(surface, focused, child, bounds.x, bounds.y, within, disabled);
   }
-  element.paintOver(area);
+  element.paintOver(within === visible ? area : { ...area, clip: within });
 }

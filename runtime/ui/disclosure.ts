@@ -28,17 +28,8 @@ export class PopupWidget extends Widget {
   }
 
   override paint(area: PaintArea): void {
-    const { surface, bounds, clip } = area;
-    const { x, y, width, height } = bounds;
-    surface.fill(bounds, "dialog", clip);
-    if (width < 2 || height < 2) return;
-    const horizontal = "─".repeat(width - 2);
-    surface.write(x, y, `┌${horizontal}┐`, "border", clip);
-    for (let row = y + 1; row < y + height - 1; row++) {
-      surface.write(x, row, "│", "border", clip);
-      surface.write(x + width - 1, row, "│", "border", clip);
-    }
-    surface.write(x, y + height - 1, `└${horizontal}┘`, "border", clip);
+    // The frame is the shared border's (`runtime/ui/border.ts`), drawn after this.
+    area.surface.fill(area.bounds, "dialog", area.clip);
   }
 }
 

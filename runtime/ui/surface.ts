@@ -7,6 +7,8 @@
  * @module
  */
 
+import { cellWidth } from "../text/cell_width.ts";
+import { ellipsize } from "../text/fit.ts";
 import type { Rect } from "../text/rect.ts";
 import type { TextStyle } from "./style.ts";
 
@@ -63,6 +65,10 @@ export interface PaintArea {
   readonly x: number;
   /** The row its content starts at: inside its padding and border. */
   readonly y: number;
+  /** The columns its content has from `x`: the box inside its padding and border. */
+  readonly width: number;
+  /** The rows its content has from `y`. */
+  readonly height: number;
   /** True when the element has focus. */
   readonly focused: boolean;
   /** True when the pointer is over it. */
@@ -76,4 +82,19 @@ export function interactiveStyle(area: PaintArea, normal: StyleName): StyleName 
   if (area.disabled) return "disabled";
   if (area.focused) return "focus";
   return area.hovered ? "hover" : normal;
+}
+
+/**
+ * `text` as it fits from column `x` to the end of the area's room (its content box, cut by
+ * the clip): whole when it fits, else cut to end in `…`. A label painted with it shows a
+ * person that there is more; its node's name stays whole.
+ */
+export function fitFrom(area: PaintArea, x: number, text: string): string {
+  const room = roomFrom(area, x);
+  return cellWidth(text) <= room ? text : ellipsize(text, room);
+}
+
+/** The cells from column `x` to the end of the area's room (its content box, cut by the clip). */
+export function roomFrom(area: PaintArea, x: number): number {
+  return Math.max(0, Math.min(area.x + area.width, area.clip.x + area.clip.width) - x);
 }

@@ -52,7 +52,8 @@ const LOOKS: Readonly<Record<StyleName, ThemeStyle>> = {
   focusedRow: { bg: "selection", mono: { bold: true } },
   dialog: { bg: "surface", mono: {} },
   dialogTitle: { bold: true, bg: "surface", mono: { bold: true } },
-  border: { fg: "border", bg: "surface", mono: {} },
+  // No background: a border shows on what is under it (a dialog's surface, the window).
+  border: { fg: "border", mono: {} },
   track: { fg: "muted", mono: {} },
   thumb: { fg: "accent", bold: true, mono: { bold: true } },
   status: { inverse: true },

@@ -14,7 +14,7 @@
 import { cellWidth } from "../text/cell_width.ts";
 import type { Keybind } from "../text/keybind.ts";
 import type { TextEditState } from "../text/text_edit.ts";
-import { LayoutRecord, type LayoutStyle, type Size } from "../layout/node.ts";
+import { LayoutRecord, type LayoutStyle, type Size, withLayout } from "../layout/node.ts";
 import type { Owner } from "../reactive/mod.ts";
 import type { SemanticNode } from "../semantics/mod.ts";
 import type { Host } from "./host.ts";
@@ -130,6 +130,11 @@ export class Widget {
   insertText?(text: string, rt: Rt): void;
   /** Scrolls by a delta in cells; returns true when the position moved or could move. */
   scroll?(dx: number, dy: number): boolean;
+  /**
+   * Told the width layout placed it at, for a widget whose height follows its width (a
+   * wrapped text); returns true when its measured size changed with it.
+   */
+  reflow?(width: number): boolean;
   /** Moves to a point in the widget's own cells (sliders). */
   dragTo?(x: number, y: number, rt: Rt): void;
   /** Called when the widget gains or loses focus. */
@@ -175,7 +180,7 @@ export class Widget {
 
   /** Changes how it lays out its children: the widget gets a style of its own. */
   setStyle(changes: Readonly<Partial<LayoutStyle>>): void {
-    this.layout.style = { ...this.layout.style, ...changes };
+    this.layout.style = withLayout(this.layout.style, changes);
   }
 
   /** The child widgets, in layout and reading order. */

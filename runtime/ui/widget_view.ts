@@ -7,9 +7,12 @@
 
 import type { Role, SemanticNode } from "../semantics/mod.ts";
 import { follow, isReactive, type MountContext, type Prop, View } from "./view.ts";
+import { cellWidth } from "../text/cell_width.ts";
 import { checkStyle, type TextStyle } from "./style.ts";
 import { FocusRef } from "./focus_ref.ts";
 import { claimMounted, FAILED_TEXT, mountingView, setNotes } from "./binding_failure.ts";
+import { type BorderKind, checkBorderKind, setBorderLook } from "./border.ts";
+import type { Align, Justify } from "../layout/node.ts";
 import { type LabelWidget, type LayoutStyle, showDisabled, type Widget } from "./widget.ts";
 
 /**
@@ -74,6 +77,7 @@ export abstract class WidgetView extends View {
   #disabled: Prop<boolean> | undefined;
   #label: Prop<string> | undefined;
   #style: Partial<LayoutStyle> | null = null;
+  #border: { kind: BorderKind; options: BorderOptions } | null = null;
   /** What `.invalid()`, `.description()` and `.required()` said; most views say none of it. */
   #notes: Notes | null = null;
 
@@ -208,27 +212,125 @@ export abstract class WidgetView extends View {
     return this;
   }
 
-  /** Fixes the width in cells. */
-  width(cells: number): this {
-    (this.#style ??= {}).width = checkCells(cells, "width");
+  /**
+   * Fixes the width: in cells (`.width(20)`), or as a percentage of the room inside the
+   * parent's padding and border (`.width("50%")`). The border and padding are inside it. A
+   * row or column is as wide as its content unless it is given a width, grows or is
+   * stretched (`.align("stretch")` on its parent): give the parent of a percentage a width.
+   *
+   * @example Half of a 40-cell row, and a text cut with … in 8 cells
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { column, row, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(
+   *   column(
+   *     row(column(text("left")).width("50%").border()).width(40),
+   *     text("Quarterly report").width(8),
+   *   ),
+   *   { width: 60, height: 4 },
+   * );
+   * assert.equal(app.screen().lines[0]!.length, 20);
+   * assert.equal(app.screen().lines[3], "Quarter…");
+   * ```
+   */
+  width(size: Dimension): this {
+    const style = (this.#style ??= {});
+    if (typeof size === "string") {
+      style.widthPercent = checkPercent(size, "width");
+      style.width = undefined;
+    } else {
+      style.width = checkCells(size, "width");
+      style.widthPercent = undefined;
+    }
     return this;
   }
 
-  /** Fixes the height in cells. */
-  height(cells: number): this {
-    (this.#style ??= {}).height = checkCells(cells, "height");
+  /** Fixes the height: in cells, or as a percentage of the parent's room (`"50%"`). */
+  height(size: Dimension): this {
+    const style = (this.#style ??= {});
+    if (typeof size === "string") {
+      style.heightPercent = checkPercent(size, "height");
+      style.height = undefined;
+    } else {
+      style.height = checkCells(size, "height");
+      style.heightPercent = undefined;
+    }
     return this;
   }
 
-  /** Takes a share of the parent's spare room (1 by default). */
+  /** Never narrower than `cells`, whatever its content, growing or shrinking says. */
+  minWidth(cells: number): this {
+    (this.#style ??= {}).minWidth = checkCells(cells, "minWidth");
+    return this;
+  }
+
+  /** Never wider than `cells`: a growing view stops there and leaves the rest to others. */
+  maxWidth(cells: number): this {
+    (this.#style ??= {}).maxWidth = checkCells(cells, "maxWidth");
+    return this;
+  }
+
+  /** Never shorter than `cells`. */
+  minHeight(cells: number): this {
+    (this.#style ??= {}).minHeight = checkCells(cells, "minHeight");
+    return this;
+  }
+
+  /** Never taller than `cells`. */
+  maxHeight(cells: number): this {
+    (this.#style ??= {}).maxHeight = checkCells(cells, "maxHeight");
+    return this;
+  }
+
+  /**
+   * Takes a share of the parent's spare room along the parent's direction (1 by default): two
+   * views with `.grow(1)` and `.grow(2)` take a third and two thirds of it.
+   */
   grow(share = 1): this {
     (this.#style ??= {}).grow = checkCells(share, "grow");
     return this;
   }
 
-  /** Leaves empty cells inside the edge. */
-  padding(cells: number): this {
-    (this.#style ??= {}).padding = checkCells(cells, "padding");
+  /**
+   * Leaves empty cells inside the edge (inside the border): the same on every side
+   * (`.padding(1)`), or per side (`.padding({ x: 2, top: 1 })`; `x` is left and right, `y`
+   * top and bottom, a side named outright wins).
+   *
+   * @example Two cells either side, one above
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { column, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(column(text("hi")).padding({ x: 2, top: 1 }));
+   * assert.deepEqual(app.screen().lines.slice(0, 2), ["", "  hi"]);
+   * ```
+   */
+  padding(cells: Sides): this {
+    const [top, right, bottom, left] = sides(cells, "padding");
+    Object.assign(this.#style ??= {}, {
+      padTop: top,
+      padRight: right,
+      padBottom: bottom,
+      padLeft: left,
+    });
+    return this;
+  }
+
+  /**
+   * Leaves empty cells outside the edge, between this view and its neighbours and its
+   * parent's edge: `.margin(1)` or per side, as `.padding()` takes them.
+   */
+  margin(cells: Sides): this {
+    const [top, right, bottom, left] = sides(cells, "margin");
+    Object.assign(this.#style ??= {}, {
+      marginTop: top,
+      marginRight: right,
+      marginBottom: bottom,
+      marginLeft: left,
+    });
     return this;
   }
 
@@ -236,6 +338,88 @@ export abstract class WidgetView extends View {
   gap(cells: number): this {
     (this.#style ??= {}).gap = checkCells(cells, "gap");
     return this;
+  }
+
+  /**
+   * Where the children go across this view's direction (a column's children left and right, a
+   * row's up and down): `"start"` (the default), `"center"`, `"end"`, or `"stretch"`, as
+   * wide (or tall) as the room.
+   *
+   * @example Centred in a 12-cell column
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { column, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(column(text("ok")).width(12).align("center"));
+   * assert.equal(app.screen().lines[0], "     ok");
+   * ```
+   */
+  align(where: Align): this {
+    (this.#style ??= {}).align = checkChoice(where, ALIGNS, "align");
+    return this;
+  }
+
+  /**
+   * Where the children go along this view's direction when they leave room and none grows:
+   * `"start"` (the default), `"center"`, `"end"`, or `"between"`, the room shared out
+   * between them (first at the start, last at the end).
+   *
+   * @example Two texts at the ends of a 20-cell row
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { row, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(row(text("Name"), text("Size")).width(20).justify("between"));
+   * assert.equal(app.screen().lines[0], "Name            Size");
+   * ```
+   */
+  justify(where: Justify): this {
+    (this.#style ??= {}).justify = checkChoice(where, JUSTIFIES, "justify");
+    return this;
+  }
+
+  /**
+   * Draws a border round the view, one cell on each side, inside its size: `"single"` (the
+   * default), `"double"`, `"rounded"` or `"heavy"`, with a title in its top line and styles of
+   * its own (`style` for the lines, `titleStyle` for the title). A row or column with a title
+   * becomes a `group` node named by it, so agents see the panes people see; other views keep
+   * their own node and name. Padding goes inside the border.
+   *
+   * @example A titled pane: drawn for people, a named group for agents
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { column, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using app = await render(
+   *   column(text("notes.txt"), text("todo.md")).border("rounded", { title: "Files" }),
+   *   { width: 20, height: 4 },
+   * );
+   * assert.deepEqual(app.screen().lines.slice(0, 4), [
+   *   "╭─ Files ─╮",
+   *   "│notes.txt│",
+   *   "│todo.md  │",
+   *   "╰─────────╯",
+   * ]);
+   * assert.equal(app.get({ role: "group" }).name, "Files");
+   * ```
+   */
+  border(kind: BorderKind = "single", options: BorderOptions = {}): this {
+    checkBorderKind(kind);
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError('border() takes a kind and options such as { title: "Files" }');
+    }
+    if (options.style !== undefined) checkStyle(options.style, "border()'s style");
+    if (options.titleStyle !== undefined) checkStyle(options.titleStyle, "border()'s titleStyle");
+    this.#border = { kind, options };
+    return this;
+  }
+
+  /** True when `.border()` gave a title: a row or column then makes a `group` node. */
+  protected get titled(): boolean {
+    return this.#border?.options.title !== undefined;
   }
 
   /** True when `.secure()` was called. */
@@ -301,6 +485,27 @@ export abstract class WidgetView extends View {
     return this;
   }
 
+  /** Follows `.border()`'s look onto the widget, and its title onto a group's name. */
+  #followBorder(context: MountContext, element: Widget): void {
+    const { kind, options } = this.#border!;
+    const style = options.style === undefined ? null : checkStyle(options.style);
+    const titleStyle = options.titleStyle === undefined ? null : checkStyle(options.titleStyle);
+    const node = element.node;
+    const names = node !== null && node.role === "group" && this.#label === undefined;
+    if (options.title === undefined) {
+      setBorderLook(element, Object.freeze({ kind, title: "", style, titleStyle }));
+      return;
+    }
+    follow(context, options.title, (value) => {
+      const title = String(value);
+      setBorderLook(element, Object.freeze({ kind, title, style, titleStyle }));
+      // ╭─ Title ─╮: the box is wide enough for its title, unless given a width.
+      element.setStyle({ titleWidth: title === "" ? 0 : cellWidth(title) + 6 });
+      if (names) context.host.tree.setName(node, title);
+      context.host.markLayoutDirty(element); // painted anew
+    }, "a border title binding");
+  }
+
   /** Builds the widget; modifiers are applied after. */
   protected abstract build(context: MountContext): Widget;
 
@@ -311,9 +516,11 @@ export abstract class WidgetView extends View {
 
   #mount(context: MountContext): Widget {
     const element = this.build(context);
+    if (this.#border !== null) (this.#style ??= {}).border = true;
     if (this.#style !== null) element.setStyle(this.#style);
     const { node } = element;
     const tree = context.host.tree;
+    if (this.#border !== null) this.#followBorder(context, element);
     if (this.#secure) {
       if (node !== null) tree.setState(node, "secure", true);
     }
@@ -377,6 +584,83 @@ function followNotes(context: MountContext, node: SemanticNode, notes: Notes): v
   if (notes.destructive !== undefined) {
     follow(context, notes.destructive, (on) => tree.setState(node, "destructive", Boolean(on)));
   }
+}
+
+/** A size: whole cells, or a percentage of the parent's room such as `"50%"`. */
+export type Dimension = number | `${number}%`;
+
+/**
+ * Cells on each side: one number for all four, or some sides (`x` for left and right, `y`
+ * for top and bottom; a side named outright wins); a side left out is 0.
+ */
+export type Sides = number | {
+  top?: number;
+  right?: number;
+  bottom?: number;
+  left?: number;
+  x?: number;
+  y?: number;
+};
+
+/** What `.border()` takes besides its kind. */
+export interface BorderOptions {
+  /** A title in the border's top line; a binding follows its signals. */
+  title?: Prop<string>;
+  /** Laid on the theme's border look, for the lines (and the title, without `titleStyle`). */
+  style?: TextStyle;
+  /** Laid on the theme's heading look, for the title. */
+  titleStyle?: TextStyle;
+}
+
+const ALIGNS: readonly Align[] = ["start", "center", "end", "stretch"];
+const JUSTIFIES: readonly Justify[] = ["start", "center", "end", "between"];
+
+function checkChoice<T extends string>(value: T, choices: readonly T[], what: string): T {
+  if (!choices.includes(value)) {
+    throw new TypeError(
+      `${what}() takes ${choices.map((choice) => `"${choice}"`).join(", ")}; got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return value;
+}
+
+function checkPercent(value: string, what: string): number {
+  const match = /^(\d+(?:\.\d+)?)%$/.exec(value);
+  const percent = match === null ? NaN : Number(match[1]);
+  if (!(percent >= 0 && percent <= 100)) {
+    throw new RangeError(
+      `${what} takes whole cells or a percentage from "0%" to "100%", got ${JSON.stringify(value)}`,
+    );
+  }
+  return percent;
+}
+
+/** Top, right, bottom, left, from what `.padding()` or `.margin()` was given. */
+function sides(value: Sides, what: string): [number, number, number, number] {
+  if (typeof value === "number") {
+    const cells = checkCells(value, what);
+    return [cells, cells, cells, cells];
+  }
+  if (typeof value !== "object" || value === null) {
+    throw new TypeError(`${what}() takes a number of cells or sides such as { x: 2, top: 1 }`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!["top", "right", "bottom", "left", "x", "y"].includes(key)) {
+      throw new TypeError(
+        `${what}() has no side ${JSON.stringify(key)}; sides are top, right, bottom, left, x, y`,
+      );
+    }
+  }
+  const side = (own: number | undefined, shared: number | undefined, name: string) =>
+    checkCells(own ?? shared ?? 0, `${what}'s ${name}`);
+  return [
+    side(value.top, value.y, "top"),
+    side(value.right, value.x, "right"),
+    side(value.bottom, value.y, "bottom"),
+    side(value.left, value.x, "left"),
+  ];
 }
 
 function checkCells(value: number, what: string): number {

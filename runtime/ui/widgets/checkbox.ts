@@ -7,7 +7,7 @@
 
 import { Signal } from "../../reactive/mod.ts";
 import type { Rt } from "../rt.ts";
-import { interactiveStyle, type PaintArea } from "../surface.ts";
+import { fitFrom, interactiveStyle, type PaintArea } from "../surface.ts";
 import { Binding, follow, type MountContext, type Prop } from "../view.ts";
 import { LabelWidget, type Widget } from "../widget.ts";
 import { mountWidget, WidgetView } from "../widget_view.ts";
@@ -50,7 +50,7 @@ export class CheckboxWidget extends LabelWidget {
     const after = surface.write(x, y, "[", style, clip);
     const markStyle = this.checked && style === "text" ? "checked" : style;
     const mark = surface.write(after, y, this.checked ? "x" : " ", markStyle, clip);
-    surface.write(mark, y, `] ${this.label}`, style, clip);
+    surface.write(mark, y, fitFrom(area, mark, `] ${this.label}`), style, clip);
   }
 
   override activate(rt: Rt): void {

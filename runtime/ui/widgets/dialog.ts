@@ -33,20 +33,10 @@ export class DialogWidget extends LabelWidget {
   }
 
   override paint(area: PaintArea): void {
-    const { surface, bounds, clip } = area;
-    const { x, y, width, height } = bounds;
-    surface.fill(bounds, "dialog", clip);
-    if (width >= 2 && height >= 2) {
-      const horizontal = "─".repeat(width - 2);
-      surface.write(x, y, `┌${horizontal}┐`, "border", clip);
-      for (let row = y + 1; row < y + height - 1; row++) {
-        surface.write(x, row, "│", "border", clip);
-        surface.write(x + width - 1, row, "│", "border", clip);
-      }
-      surface.write(x, y + height - 1, `└${horizontal}┘`, "border", clip);
-    }
+    // The frame is the shared border's (`runtime/ui/border.ts`), drawn after this.
+    area.surface.fill(area.bounds, "dialog", area.clip);
     // The title sits in the header row the layout keeps for it, inside the padding.
-    surface.write(area.x, area.y, this.label, "dialogTitle", clip);
+    area.surface.write(area.x, area.y, this.label, "dialogTitle", area.clip);
   }
 }
 
@@ -72,7 +62,14 @@ export class DialogView extends WidgetView {
   /** Makes the widget. */
   protected build(context: MountContext): Widget {
     const widget = mountWidget(context, new DialogWidget(this.#onClose), "dialog");
-    widget.setStyle({ border: true, padding: 1, overlay: true });
+    widget.setStyle({
+      border: true,
+      padTop: 1,
+      padRight: 1,
+      padBottom: 1,
+      padLeft: 1,
+      overlay: true,
+    });
     context.host.addOverlay(widget);
     this.followLabel(context, widget, this.#title);
     mountChildren(context, widget, this.#children);

@@ -9,7 +9,7 @@
 import type { Keybind } from "../../text/keybind.ts";
 import { Disclosure } from "../disclosure.ts";
 import type { Rt } from "../rt.ts";
-import { interactiveStyle, type PaintArea } from "../surface.ts";
+import { fitFrom, interactiveStyle, type PaintArea } from "../surface.ts";
 import type { MountContext, Prop } from "../view.ts";
 import { LabelWidget, type Widget } from "../widget.ts";
 import { mountChildren, mountWidget, WidgetView } from "../widget_view.ts";
@@ -112,7 +112,8 @@ export class MenuItemWidget extends LabelWidget {
   }
 
   override paint(area: PaintArea): void {
-    area.surface.write(area.x, area.y, this.face(), interactiveStyle(area, "text"), area.clip);
+    const face = fitFrom(area, area.x, this.face());
+    area.surface.write(area.x, area.y, face, interactiveStyle(area, "text"), area.clip);
   }
 
   override activate(rt: Rt): void {

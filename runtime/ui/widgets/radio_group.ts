@@ -11,7 +11,7 @@
 
 import type { Keybind } from "../../text/keybind.ts";
 import type { Rt } from "../rt.ts";
-import { interactiveStyle, type PaintArea } from "../surface.ts";
+import { fitFrom, interactiveStyle, type PaintArea } from "../surface.ts";
 import type { MountContext } from "../view.ts";
 import { LabelWidget, type Size, type Widget } from "../widget.ts";
 import { mountWidget, WidgetView } from "../widget_view.ts";
@@ -169,7 +169,7 @@ class RadioButtonWidget extends LabelWidget {
     const after = surface.write(x, y, "(", style, clip);
     const dot = this.checked && style === "text" ? "checked" : style;
     const mark = surface.write(after, y, this.checked ? "•" : " ", dot, clip);
-    surface.write(mark, y, `) ${this.label}`, style, clip);
+    surface.write(mark, y, fitFrom(area, mark, `) ${this.label}`), style, clip);
   }
 
   override activate(rt: Rt): void {

@@ -41,11 +41,11 @@ export class ScrollWidget extends Widget {
   override paintOver(area: PaintArea): void {
     const content = this.children[0];
     if (content === undefined) return;
-    const { bounds, clip, surface } = area;
-    const { height, width } = bounds;
+    // Inside its border and padding, if it has them.
+    const { clip, surface, height, width } = area;
     const total = content.layout.height;
     if (total <= height || content.layout.width >= width || height < 1) return;
-    const bar = { x: bounds.x + width - 1, y: bounds.y, height };
+    const bar = { x: area.x + width - 1, y: area.y, height };
     paintScrollBar(surface, clip, bar, total, this.layout.scroll.y, false);
   }
 }

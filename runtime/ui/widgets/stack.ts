@@ -1,6 +1,7 @@
 /**
  * `row()` and `column()`: lay views out left to right or top to bottom. They have no role, so
- * agents see only their children.
+ * agents see only their children; one with a titled border (`.border("rounded", { title })`)
+ * is a `group` named by its title.
  *
  * @module
  */
@@ -8,7 +9,7 @@
 import { LAYOUT_DEFAULTS, type LayoutStyle } from "../../layout/node.ts";
 import type { MountContext, View } from "../view.ts";
 import { BoxWidget, type Widget } from "../widget.ts";
-import { mountChildren, mountWidget, WidgetView } from "../widget_view.ts";
+import { followName, mountChildren, mountWidget, WidgetView } from "../widget_view.ts";
 
 /** The style of every row: one object for all of them, as a style is replaced, never changed. */
 const ROW_STYLE: Readonly<LayoutStyle> = Object.freeze({
@@ -31,8 +32,11 @@ export class StackView extends WidgetView {
 
   /** Makes the widget. */
   protected build(context: MountContext): Widget {
-    const widget = mountWidget(context, new BoxWidget(this.#direction), null);
+    // With a titled border, a group named by the title (or by `.label()`): the pane people see.
+    const role = this.titled ? "group" : null;
+    const widget = mountWidget(context, new BoxWidget(this.#direction), role);
     if (this.#direction === "row") widget.layout.style = ROW_STYLE;
+    if (role !== null) followName(context, widget, this.nameProp(undefined));
     mountChildren(context, widget, this.#children);
     return widget;
   }

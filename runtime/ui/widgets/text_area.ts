@@ -13,6 +13,7 @@
  */
 
 import { cellWidth, graphemeWidth, splitGraphemes } from "../../text/cell_width.ts";
+import { insetLeft, insetTop, insetX, insetY } from "../../layout/node.ts";
 import type { Keybind } from "../../text/keybind.ts";
 import { intersectRects } from "../../text/rect.ts";
 import { normaliseLineBreaks, type TextEditState } from "../../text/text_edit.ts";
@@ -103,8 +104,10 @@ export class TextAreaWidget extends LabelWidget {
   get view(): TextView {
     const { width, height, style } = this.layout;
     if (width === 0 && height === 0) return { width: this.#columns, height: this.#rows };
-    const inset = 2 * (style.padding + (style.border ? 1 : 0));
-    return { width: Math.max(1, width - inset - 1), height: Math.max(1, height - inset - 1) };
+    return {
+      width: Math.max(1, width - insetX(style) - 1),
+      height: Math.max(1, height - insetY(style) - 1),
+    };
   }
 
   /** The value changed: its node shows it, and it is drawn anew. */
@@ -149,9 +152,9 @@ export class TextAreaWidget extends LabelWidget {
   /** A click at (x, y) in its own cells: in the box, the cursor goes there. */
   override clickAt(x: number, y: number): void {
     const inset = this.#inset();
-    const row = y - inset - 1;
+    const row = y - inset.y - 1;
     if (row < 0) return; // the label: focus only
-    this.lines.placeAt(this.shownFrom + row, x - inset, this.view.width);
+    this.lines.placeAt(this.shownFrom + row, x - inset.x, this.view.width);
     this.#pressedAt = this.lines.cursor;
     this.#moved();
   }
@@ -163,8 +166,8 @@ export class TextAreaWidget extends LabelWidget {
    */
   override dragTo(x: number, y: number): void {
     const inset = this.#inset();
-    const row = this.shownFrom + y - inset - 1;
-    const offset = this.lines.offsetAt(row, x - inset, this.view.width);
+    const row = this.shownFrom + y - inset.y - 1;
+    const offset = this.lines.offsetAt(row, x - inset.x, this.view.width);
     // The press itself comes as a drag to where it was: it keeps what the click (or a
     // double click's word) made.
     if (offset === this.#pressedAt) return;
@@ -174,8 +177,8 @@ export class TextAreaWidget extends LabelWidget {
   }
 
   /** The cells of padding and border around its content. */
-  #inset(): number {
-    return this.layout.style.padding + (this.layout.style.border ? 1 : 0);
+  #inset(): { x: number; y: number } {
+    return { x: insetLeft(this.layout.style), y: insetTop(this.layout.style) };
   }
 
   /** A double click selects the word at the cursor (a person's click has just put it there). */
