@@ -194,6 +194,10 @@ export function filesApp(start: string) {
       },
     });
 
+    // Backspace goes up wherever the filter field, which deletes with it, does not have focus:
+    // keys the focused widget leaves reach the app's bindings.
+    cx.keybind("Backspace", "Up a directory", () => void open(parentOf(path.get())));
+
     const entryTable = table({
       label: "Entries",
       columns: [
@@ -223,14 +227,8 @@ export function filesApp(start: string) {
       ),
       show(bind(() => problem.get() !== ""), () => text(problem).style({ fg: "error" })),
       row(
-        // Backspace in the table goes up: keys the table leaves reach its parents.
-        widget({
-          onKey: (keybind) => {
-            if (keybind.key !== "Backspace" || keybind.ctrl || keybind.alt) return false;
-            void open(parentOf(path.get()));
-            return true;
-          },
-        }, entryTable).border("rounded", { title: "Entries" }),
+        // A box of its own for the frame, as a widget() without a role: no node of its own.
+        widget({}, entryTable).border("rounded", { title: "Entries" }),
         scrollView(previewLines(preview))
           .label("Preview")
           .border("rounded", {

@@ -33,6 +33,7 @@ import {
   component,
   dialog,
   DurableFile,
+  focusRef,
   list,
   menu,
   menuItem,
@@ -252,6 +253,10 @@ export function notesApp(options: NotesAppOptions = {}): Component {
         ).onClose(() => settingsOpen.set(false));
       });
 
+    // Ctrl+N, from anywhere but the settings dialog: back to the title field for a new note.
+    const title = focusRef();
+    cx.keybind("Ctrl+N", "New note", () => title.focus());
+
     return column(
       row(
         textField({
@@ -259,7 +264,7 @@ export function notesApp(options: NotesAppOptions = {}): Component {
           value: draft,
           columns: 30,
           onSubmit: (value) => submit(value),
-        }).invalid(bind(titleProblem)),
+        }).invalid(bind(titleProblem)).ref(title),
         button("Add", () => submit(draft.get())),
         menu(
           "Menu",

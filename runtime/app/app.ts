@@ -146,6 +146,19 @@ export class App {
   /**
    * The app's keybindings now (`cx.keybind()`), oldest first, with whether each applies: what
    * `inspect_snapshot`'s `keybinds` and the `?` help view list.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { component, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using test = await render(component((cx) => {
+   *   cx.keybind("ctrl+s", "Save", () => {});
+   *   return text("Draft");
+   * }));
+   * assert.deepEqual(test.app.keybinds, [{ key: "Ctrl+S", description: "Save", applies: true }]);
+   * ```
    */
   get keybinds(): KeybindInfo[] {
     return this.#parts.keys.list();
@@ -161,7 +174,23 @@ export class App {
     return this.#parts.keys.helpOpen;
   }
 
-  /** Opens the help view (the keys, as `?` and F1 do), or closes it when it is open. */
+  /**
+   * Opens the help view (the keys, as `?` and F1 do), or closes it when it is open.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using test = await render(text("Hello"));
+   * test.app.toggleHelp();
+   * assert.equal(test.app.helpOpen, true);
+   * assert.equal(test.get({ role: "dialog" }).name, "Keys");
+   * test.app.toggleHelp();
+   * assert.equal(test.query({ role: "dialog" }).length, 0);
+   * ```
+   */
   toggleHelp(): void {
     this.#parts.keys.toggleHelp();
     this.requestFrame();

@@ -20,6 +20,7 @@ import {
   textField,
 } from "../mod.ts";
 import { render } from "../testing.ts";
+import { notesApp } from "../../examples/notes.ts";
 
 Deno.test("cx.windowSize() follows the window, and a layout with it", async (t) => {
   await using app = await render(
@@ -301,4 +302,14 @@ Deno.test("focus from code: .autofocus(), refs, and a dialog that gives focus ba
     assert.equal(app.query({ role: "dialog" }).length, 0);
     assert.ok(app.get({ role: "button", name: "Open" }).states.includes("focused"));
   });
+});
+
+Deno.test("the Notes demo: Ctrl+N takes focus back to the title field from anywhere", async () => {
+  await using app = await render(notesApp());
+  await app.act(app.get({ role: "button", name: "Add" }).id, { action: "focus" });
+  await app.press("Ctrl+N");
+  assert.ok(app.get({ role: "text_field", name: "Title" }).states.includes("focused"));
+  assert.deepEqual(app.snapshot().keybinds, [
+    { key: "Ctrl+N", description: "New note", applies: true },
+  ]);
 });

@@ -44,6 +44,23 @@ export class HeadlessRenderer implements Renderer {
   /**
    * Gives the window a new size, as a terminal's resize does; the app lays out at its next
    * frame (ask for one). Throws RangeError unless both are whole numbers of 1 or more.
+   *
+   * @example An app laid out again in a smaller window
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { bind, component, HeadlessRenderer, text } from "@crownui/runtime";
+   * import { render } from "@crownui/runtime/testing";
+   *
+   * await using test = await render(component((cx) => {
+   *   const size = cx.windowSize();
+   *   return text(bind(() => `${size.get().columns} columns`));
+   * }), { width: 80, height: 24 });
+   * const renderer = test.app.renderer as HeadlessRenderer;
+   * renderer.resize(40, 10);
+   * test.app.frame();
+   * assert.deepEqual(renderer.size(), { width: 40, height: 10 });
+   * assert.equal(test.get({ role: "text" }).name, "40 columns");
+   * ```
    */
   resize(width: number, height: number): void {
     for (const [what, cells] of [["width", width], ["height", height]] as const) {
