@@ -16,6 +16,7 @@
  */
 
 import {
+  FILLS_HEIGHT,
   insetLeft,
   insetTop,
   insetX,
@@ -23,6 +24,7 @@ import {
   type LayoutNode,
   type LayoutRecord,
   type Size,
+  WRAPS,
 } from "./node.ts";
 
 const EMPTY: Size = { width: 0, height: 0 };
@@ -85,11 +87,15 @@ function measured(element: LayoutNode): LayoutRecord {
   let counted = 0;
   let childGrows = false;
   let childFillsHeight = false;
+  let childWraps = false;
   for (const child of element.children) {
     if (child.layout.style.overlay) continue;
     const size = measured(child);
     if (growShare(child, column) > 0) childGrows = true;
-    if (child.layout.fillsHeight) childFillsHeight = true;
+    if (child.layout.fills !== 0) {
+      if (child.layout.fillsHeight) childFillsHeight = true;
+      if (child.layout.wraps) childWraps = true;
+    }
     if (isEmptyNatural(size)) continue;
     let childMain = column ? size.naturalHeight : size.naturalWidth;
     let childCross = column ? size.naturalWidth : size.naturalHeight;
@@ -123,7 +129,9 @@ function measured(element: LayoutNode): LayoutRecord {
   const fixedHeight = fixedAlong(style, true);
   const fillsHeight = !fixedHeight &&
     (style.scrolls || childFillsHeight || (column && childGrows));
-  record.fillsHeight = fillsHeight;
+  // Wrapping text inside, unless a fixed width settles its width here.
+  const wraps = (childWraps || element.reflow !== undefined) && !fixedAlong(style, false);
+  record.fills = (fillsHeight ? FILLS_HEIGHT : 0) | (wraps ? WRAPS : 0);
   const inColumn = element.parent === null || element.parent.layout.style.direction === "column";
   element.layout.grows = style.grow > 0
     ? style.grow
@@ -192,6 +200,16 @@ function mainSize(child: LayoutNode, size: LayoutRecord, column: boolean, room: 
     : clamp(Math.floor((room * percent) / 100), cs.minWidth, cs.maxWidth);
 }
 
+/**
+ * A column child's width before alignment: its natural width, but in a scroll view, content
+ * whose text wraps gets the view's width (less a column for the scroll bar) to wrap in, as
+ * a scroll view scrolls what does not fit rather than narrowing it.
+ */
+function crossSize(child: LayoutNode, size: LayoutRecord, scrolls: boolean, room: number): number {
+  if (!scrolls || !child.layout.wraps) return size.naturalWidth;
+  return Math.max(1, room - 1);
+}
+
 /** A child's margins along its parent's direction, both ends together. */
 function mainMargins(cs: LayoutNode["layout"]["style"], column: boolean): number {
   if (!cs.extras) return 0;
@@ -231,7 +249,10 @@ function placeChildren(
     if (isEmptyNatural(size) && grows === 0) continue;
     const natural = mainSize(child, size, column, roomMain);
     used += natural + mainMargins(child.layout.style, column) + (counted > 0 ? style.gap : 0);
-    widest = Math.max(widest, column ? size.naturalWidth : size.naturalHeight);
+    widest = Math.max(
+      widest,
+      column ? crossSize(child, size, scrolls, innerWidth) : size.naturalHeight,
+    );
     shares += grows;
     if (grows > 0) growingSize += natural;
     counted++;
@@ -312,7 +333,7 @@ function placeChildren(
         over += give;
       }
     }
-    let cross = column ? size.naturalWidth : size.naturalHeight;
+    let cross = column ? crossSize(child, size, scrolls, innerWidth) : size.naturalHeight;
     let crossStart = 0;
     let crossFree = roomCross;
     if (cs.extras) {

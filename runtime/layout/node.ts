@@ -143,6 +143,11 @@ export function insetY(style: Readonly<LayoutStyle>): number {
   return style.padTop + style.padBottom + (style.border ? 2 : 0);
 }
 
+/** `LayoutRecord.fills`: it takes all the height its parent has to give. */
+export const FILLS_HEIGHT = 1;
+/** `LayoutRecord.fills`: text in it wraps at the width it is given. */
+export const WRAPS = 2;
+
 // A shared starting value: most elements never scroll.
 const NO_SCROLL = Object.freeze({ x: 0, y: 0 });
 
@@ -167,10 +172,22 @@ export class LayoutRecord {
   /** The share of spare room it takes: its own grow, or 1 for a column holding growth. */
   grows = 0;
   /**
-   * True when it takes all the height its parent has to give: a scroll view without a fixed
-   * height, or a row or column holding one. Cached with the natural size.
+   * What it takes from its parent, cached with the natural size: `FILLS_HEIGHT` when it takes
+   * all the height its parent has to give (a scroll view without a fixed height, or a row or
+   * column holding one); `WRAPS` when text in it wraps at the width it gets (so a scroll view
+   * gives it its own width rather than its natural one). One number, not two fields.
    */
-  fillsHeight = false;
+  fills = 0;
+
+  /** True when it takes all the height its parent has to give (see `fills`). */
+  get fillsHeight(): boolean {
+    return (this.fills & FILLS_HEIGHT) !== 0;
+  }
+
+  /** True when text in it wraps at the width it is given (see `fills`). */
+  get wraps(): boolean {
+    return (this.fills & WRAPS) !== 0;
+  }
   /** True when the children must be placed again. */
   placementDirty = true;
   // The base offsets start at 0, not NaN: a field that ever held NaN holds a boxed double

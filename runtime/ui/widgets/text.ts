@@ -174,7 +174,7 @@ export class TextView extends WidgetView {
   /**
    * Wraps the text at word boundaries instead of cutting it with `…`: it is as tall as its
    * lines at the width it gets (in a column, the column's; in a row, give it `.grow()` or a
-   * `.width()`). A word wider than that is broken between characters.
+   * `.width()`; in a scroll view, the view's, less a column for its scroll bar). A word wider than that is broken between characters.
    *
    * @example A paragraph in a 20-cell column
    * ```ts

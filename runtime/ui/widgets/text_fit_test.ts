@@ -5,7 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { bind, button, checkbox, column, component, list, row, span, text } from "../../mod.ts";
+import { bind, button, checkbox, column, component } from "../../mod.ts";
+import { list, row, scrollView, span, text } from "../../mod.ts";
 import { render } from "../../testing.ts";
 
 Deno.test("a text longer than its room ends in …, its name whole", async () => {
@@ -134,4 +135,25 @@ Deno.test("buttons, checkboxes and list rows cut their labels with …", async (
   assert.equal(app.get({ role: "button" }).name, "Delete everything now");
   assert.equal(app.get({ role: "checkbox" }).name, "Remember this device");
   assert.equal(app.get({ role: "list_item", name: names[0] }).name, names[0]);
+});
+
+Deno.test(".wrap() in a scroll view wraps at the view's width and scrolls down", async () => {
+  const paragraph = "one two three four five six seven eight nine ten eleven twelve thirteen";
+  await using app = await render(
+    column(scrollView(column(text(paragraph).wrap())).width(16).height(3).label("Reader")),
+    { width: 30, height: 5 },
+  );
+  // 16 cells, one kept for the scroll bar: the text wraps in 15.
+  assert.deepEqual(app.screen().lines.slice(0, 3).map((line) => line.slice(0, 15).trimEnd()), [
+    "one two three",
+    "four five six",
+    "seven eight",
+  ]);
+  assert.match(app.screen().lines[0]!, /┃$|│$/, "a scroll bar, the text being taller");
+  await app.act(app.get({ name: "Reader" }).id, { action: "scroll", delta: { x: 0, y: 10 } });
+  const last = app.screen().lines.slice(0, 3).map((line) => line.slice(0, 15).trimEnd());
+  assert.equal(last.at(-1), "twelve thirteen");
+  // Nothing to scroll sideways: the text is as wide as the view.
+  await app.act(app.get({ name: "Reader" }).id, { action: "scroll", delta: { x: 5, y: 0 } });
+  assert.equal(app.screen().lines[2]!.slice(0, 15).trimEnd(), "twelve thirteen");
 });
