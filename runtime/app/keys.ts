@@ -15,7 +15,7 @@ import type { Host } from "../ui/host.ts";
 import type { AppKeybind, KeybindInfo, Keybinds } from "../ui/keybinds.ts";
 import type { Rt } from "../ui/rt.ts";
 import type { Widget } from "../ui/widget.ts";
-import { button, column, dialog, heading, text } from "../ui/widgets/mod.ts";
+import { button, column, dialog, heading, scrollView, text } from "../ui/widgets/mod.ts";
 import { type FocusState, isWithin } from "./focus.ts";
 
 /** The keys every app has, as the help view lists them. */
@@ -27,6 +27,9 @@ export const RUNTIME_KEYS: readonly { key: string; description: string }[] = [
   { key: "q, Ctrl+C", description: "Quit (q outside a text field)" },
   { key: "Ctrl+Z", description: "Suspend to the shell (fg comes back)" },
 ];
+
+/** The rows of the help view that are not its list: frame, padding, title, Close. */
+const HELP_CHROME_ROWS = 6;
 
 /** The title of the help view. */
 export const HELP_TITLE = "Keys";
@@ -159,17 +162,20 @@ export class AppKeys {
     const line = (key: string, description: string) =>
       text(`${key}${" ".repeat(keyWidth - cellWidth(key) + 2)}${description}`);
     const close = () => this.closeHelp();
-    return dialog(
-      HELP_TITLE,
-      column(
-        ...(bindings.length === 0 ? [] : [
-          heading("This app"),
-          ...bindings.map((binding) => line(binding.key, binding.description)),
-        ]),
-        heading("Every app"),
-        ...RUNTIME_KEYS.map((entry) => line(entry.key, entry.description)),
-        button("Close", close),
-      ),
-    ).onClose(close);
+    const lines = [
+      ...(bindings.length === 0 ? [] : [
+        heading("This app"),
+        ...bindings.map((binding) => line(binding.key, binding.description)),
+      ]),
+      heading("Every app"),
+      ...RUNTIME_KEYS.map((entry) => line(entry.key, entry.description)),
+    ];
+    // The list scrolls where the window is too short for it: the dialog's frame, padding,
+    // title and Close button take 6 rows.
+    const { rows } = this.#parts.host.windowSize().get();
+    const list = lines.length <= rows - HELP_CHROME_ROWS
+      ? column(...lines)
+      : scrollView(column(...lines)).label("Keys").height(Math.max(1, rows - HELP_CHROME_ROWS));
+    return dialog(HELP_TITLE, list, button("Close", close)).onClose(close);
   }
 }

@@ -313,3 +313,22 @@ Deno.test("the Notes demo: Ctrl+N takes focus back to the title field from anywh
     { key: "Ctrl+N", description: "New note", applies: true },
   ]);
 });
+
+Deno.test("the help view scrolls its list in a short window, its Close button in view", async () => {
+  await using app = await render(
+    component((cx) => {
+      for (let index = 2; index <= 7; index++) cx.keybind(`F${index}`, `Action ${index}`, () => {});
+      return button("OK", () => {});
+    }),
+    { width: 60, height: 12 },
+  );
+  await app.press("F1");
+  const list = app.get({ role: "scroll_view", name: "Keys" });
+  assert.ok(app.query({ role: "text", within: list.id, state: "offscreen" }).length > 0);
+  assert.ok(app.screen().find("[ Close ]"), app.screen().text);
+  await app.press("Escape");
+  await app.resize(60, 30);
+  await app.press("F1");
+  assert.equal(app.query({ role: "scroll_view" }).length, 0, "room enough: no scrolling");
+  assert.ok(app.screen().find("Ctrl+Z"));
+});

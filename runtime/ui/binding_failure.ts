@@ -21,18 +21,12 @@ export const FAILED_TEXT = "⚠ error";
 /** The longest message a failure's description keeps, in characters. */
 const MESSAGE_LIMIT = 200;
 
-/** A view being mounted: the widget it made, once `mountWidget()` made it. */
-export interface MountTarget {
-  /** The view's widget; null until it is made. */
-  widget: Widget | null;
-}
-
-/** The views being mounted, innermost last. */
-const mounting: MountTarget[] = [];
+/** The widgets of the views being mounted, innermost last (null until `mountWidget()`). */
+const mounting: (Widget | null)[] = [];
 
 /** Runs `mount` (a view's mount) as the innermost view being mounted. */
 export function mountingView<T>(mount: () => T): T {
-  mounting.push({ widget: null });
+  mounting.push(null);
   try {
     return mount();
   } finally {
@@ -42,14 +36,18 @@ export function mountingView<T>(mount: () => T): T {
 
 /** `widget` is the innermost view's widget, unless that view made one already. */
 export function claimMounted(widget: Widget): void {
-  const target = mounting.at(-1);
-  if (target !== undefined && target.widget === null) target.widget = widget;
+  const last = mounting.length - 1;
+  if (last >= 0 && mounting[last] === null) mounting[last] = widget;
 }
 
-/** The view being mounted now, whose widget a binding made now feeds; null outside a mount. */
-export function mountTarget(): MountTarget | null {
+/** The widget of the view being mounted now, which a binding made now feeds; or null. */
+export function mountTarget(): Widget | null {
   return mounting.at(-1) ?? null;
 }
+
+/** The failing bindings, each with the widget it feeds, and how many there are. */
+const failingBindings = new WeakMap<object, Widget>();
+let failingCount = 0;
 
 /** A node's invalid message and description, from its widget's notes and from failures. */
 interface NodeNotes {
@@ -98,25 +96,37 @@ export function failureText(where: string, error: unknown): string {
 }
 
 /**
- * Records that the binding `key` of the widget `target` names failed with `error` (or, with
- * null, ran again without throwing): its node shows `invalid` and the failure as long as one
- * of its bindings fails. Returns true when the widget has a node to show it on.
+ * Records that the binding `key`, which feeds `widget`, failed with `error`: the widget's node
+ * shows `invalid` and the failure as long as one of its bindings fails.
  */
-export function setFailure(
-  target: MountTarget | null,
+export function bindingFailed(
+  widget: Widget | null,
   key: object,
   where: string,
-  error: unknown | null,
-): boolean {
-  const widget = target?.widget ?? null;
+  error: unknown,
+): void {
   const node = widget?.node ?? null;
-  if (widget === null || node === null || !widget.mounted) return false;
+  if (widget === null || node === null || !widget.mounted) return;
+  if (!failingBindings.has(key)) failingCount++;
+  failingBindings.set(key, widget);
   const notes = notesOf(node);
-  if (error === null) {
-    if (!notes.failures.delete(key)) return true;
-  } else {
-    notes.failures.set(key, failureText(where, error));
-  }
+  notes.failures.set(key, failureText(where, error));
   write(widget.host.tree, node, notes);
-  return true;
+}
+
+/**
+ * The binding `key` ran without throwing: if it was failing, its failure goes from its
+ * widget's node. Costs one comparison while no binding fails.
+ */
+export function bindingRan(key: object): void {
+  if (failingCount === 0) return;
+  const widget = failingBindings.get(key);
+  if (widget === undefined) return;
+  failingBindings.delete(key);
+  failingCount--;
+  const node = widget.node;
+  if (node === null || !widget.mounted) return;
+  const notes = notesOf(node);
+  notes.failures.delete(key);
+  write(widget.host.tree, node, notes);
 }

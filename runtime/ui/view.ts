@@ -17,7 +17,7 @@ import {
   signalsRead,
 } from "../reactive/mod.ts";
 import type { Host } from "./host.ts";
-import { mountTarget, setFailure } from "./binding_failure.ts";
+import { bindingFailed, bindingRan, mountTarget } from "./binding_failure.ts";
 import type { Widget } from "./widget.ts";
 import type { Rt } from "./rt.ts";
 
@@ -128,7 +128,6 @@ export function follow<T>(
   let refusal: TypeError | null | undefined = undefined;
   // The widget this binding feeds, which shows that it failed while it does.
   const target = mountTarget();
-  let failing = false;
   const effect: EffectNode = new EffectNode(
     context.owner,
     () => {
@@ -137,16 +136,12 @@ export function follow<T>(
         const problem = secure ? notOnlySecrets(effect) : showsSecret(effect, current, where);
         if (problem === null) {
           apply(current);
-          if (failing) {
-            failing = false;
-            setFailure(target, effect, where, null);
-          }
+          bindingRan(effect);
         } else if (refusal === undefined) refusal = problem;
         else host.reportError(problem, where);
       } catch (error) {
         host.reportError(error, where);
-        failing = true;
-        setFailure(target, effect, where, error);
+        bindingFailed(target, effect, where, error);
         try {
           failed?.();
         } catch (showing) {
