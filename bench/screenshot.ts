@@ -11,7 +11,7 @@
  * @module
  */
 
-import { column, text } from "../runtime/mod.ts";
+import { column, row, text } from "../runtime/mod.ts";
 import { render } from "../runtime/testing.ts";
 import { filesApp } from "../examples/files.ts";
 import { notesApp } from "../examples/notes.ts";
@@ -30,6 +30,20 @@ function busyText(width: number, height: number) {
             .slice(0, width - 1),
         ),
     ),
+  );
+}
+
+/** Every cell a W in two colours of its own: the most colours a window can show (RGB PNG). */
+function ownColours(width: number, height: number) {
+  const colour = (n: number) => `#${(n & 0xffffff).toString(16).padStart(6, "0")}` as `#${string}`;
+  return column(
+    ...Array.from({ length: height }, (_, r) =>
+      row(
+        ...Array.from({ length: width }, (_, c) => {
+          const i = r * width + c;
+          return text("W").style({ fg: colour((i * 2654435761) >>> 8), bg: colour(i * 3928771) });
+        }),
+      ).gap(0)),
   );
 }
 
@@ -82,5 +96,9 @@ for (const [width, height] of [[80, 24], [200, 60]] as const) {
   {
     await using app = await render(busyText(width, height), { width, height });
     await measure(`every cell written ${width}×${height}`, app);
+  }
+  {
+    await using app = await render(ownColours(width, height), { width, height });
+    await measure(`own colours ${width}×${height}`, app);
   }
 }

@@ -319,9 +319,17 @@ Deno.test("screenshot: dim mixes the text colour half way; strikethrough and ita
   assert.notEqual(cellPixels(shot, 0, 3, 2), cellPixels(shot, 0, 0, 2), "italic");
 });
 
-Deno.test("screenshot: 80×24 is small", async () => {
-  const items = Array.from({ length: 22 }, (_, i) => text(`Note ${i}: ${"x".repeat(60)} ─┼─ 日本`));
-  await using app = await render(column(text(bind(() => "Notes")), ...items));
+Deno.test("screenshot: 80×24 stays within 150 KB, every cell in two colours of its own", async () => {
+  const colour = (n: number) => `#${(n & 0xffffff).toString(16).padStart(6, "0")}` as `#${string}`;
+  const rows = Array.from({ length: 24 }, (_, r) =>
+    row(
+      ...Array.from({ length: 80 }, (_, c) => {
+        const i = r * 80 + c;
+        return text("W").style({ fg: colour((i * 2654435761) >>> 8), bg: colour(i * 3928771) });
+      }),
+    ).gap(0));
+  await using app = await render(column(...rows));
   const shot = await app.screenshot();
+  assert.ok(new Set(rows.flatMap((_, r) => shot.cellColours(r, r))).size > 16);
   assert.ok(shot.png.length <= 150 * 1024, `${shot.png.length} bytes`);
 });
