@@ -301,3 +301,17 @@ Deno.test("sizes: cells, shares, percentages, least and most", async (t) => {
     assert.throws(() => text("a").margin(-1), /whole number of cells/);
   });
 });
+
+Deno.test("a dialog wider than the window cuts its title with …, its name whole", async () => {
+  const title = "Delete every note in this notebook?";
+  await using app = await render(
+    component((cx) => {
+      const open = cx.signal(true);
+      return column(show(open, () => dialog(title, text("Sure?"))));
+    }),
+    { width: 20, height: 7 },
+  );
+  const lines = app.screen().lines;
+  assert.equal(lines[2], "│ Delete every no… │");
+  assert.equal(app.get({ role: "dialog" }).name, title);
+});

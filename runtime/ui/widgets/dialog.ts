@@ -7,7 +7,7 @@
 
 import type { Keybind } from "../../text/keybind.ts";
 import type { Rt } from "../rt.ts";
-import type { PaintArea } from "../surface.ts";
+import { fitFrom, type PaintArea } from "../surface.ts";
 import type { MountContext, Prop, View } from "../view.ts";
 import { LabelWidget, type Widget } from "../widget.ts";
 import { mountChildren, mountWidget, WidgetView } from "../widget_view.ts";
@@ -36,7 +36,8 @@ export class DialogWidget extends LabelWidget {
     // The frame is the shared border's (`runtime/ui/border.ts`), drawn after this.
     area.surface.fill(area.bounds, "dialog", area.clip);
     // The title sits in the header row the layout keeps for it, inside the padding.
-    area.surface.write(area.x, area.y, this.label, "dialogTitle", area.clip);
+    // A window narrower than the title cuts it with … (the node keeps it whole).
+    area.surface.write(area.x, area.y, fitFrom(area, area.x, this.label), "dialogTitle", area.clip);
   }
 }
 
