@@ -164,6 +164,11 @@ export class App {
     return this.#parts.keys.list();
   }
 
+  /** @ignore for the renderer: true when a keybinding that applies now takes `keybind` */
+  bindsKey(keybind: Keybind): boolean {
+    return this.#parts.keys.binds(keybind);
+  }
+
   /** @ignore for the renderer: the bindings the hint line shows now */
   keyHints(): { key: string; description: string }[] {
     return this.#parts.keys.hints();

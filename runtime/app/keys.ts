@@ -102,6 +102,14 @@ export class AppKeys {
     return false;
   }
 
+  /** True when a binding that applies now takes `keybind`. */
+  binds(keybind: Keybind): boolean {
+    const applies = (binding: AppKeybind) => this.applies(binding);
+    const { keybinds } = this.#parts;
+    return keybinds.find(keybind, true, applies) !== null ||
+      keybinds.find(keybind, false, applies) !== null;
+  }
+
   /** The bindings, oldest first, with whether each applies now. */
   list(): KeybindInfo[] {
     return this.#parts.keybinds.all.map((binding) => ({

@@ -332,3 +332,16 @@ Deno.test("the help view scrolls its list in a short window, its Close button in
   assert.equal(app.query({ role: "scroll_view" }).length, 0, "room enough: no scrolling");
   assert.ok(app.screen().find("Ctrl+Z"));
 });
+
+Deno.test("an app that binds ? or F1 itself gets them instead of the help view", async () => {
+  const pressed: string[] = [];
+  await using app = await render(component((cx) => {
+    cx.keybind("?", "Ask", () => pressed.push("?"));
+    cx.keybind("F1", "Manual", () => pressed.push("F1"));
+    return button("OK", () => {});
+  }));
+  await app.press("?");
+  await app.press("F1");
+  assert.deepEqual(pressed, ["?", "F1"]);
+  assert.equal(app.query({ role: "dialog" }).length, 0);
+});

@@ -60,3 +60,35 @@ Deno.test("TerminalRenderer: the hint line shows the app's keys that apply", asy
     running.stop();
   }
 });
+
+Deno.test("TerminalRenderer: an app that binds q gets it; q quits otherwise", async () => {
+  let queued = 0;
+  const running = runInTerminal(component((cx) => {
+    const on = cx.signal(true);
+    cx.keybind("Ctrl+T", "Toggle q", () => on.set(!on.get()));
+    return column(
+      button("OK", () => {}),
+      show(on, () =>
+        component((inner) => {
+          inner.keybind("q", "Queue", () => queued++);
+          return text("q queues");
+        })),
+    );
+  }));
+  let quit = false;
+  running.app.quitRequested.then(() => (quit = true));
+  try {
+    running.terminal.send("q");
+    await Promise.resolve();
+    assert.equal(queued, 1);
+    assert.equal(quit, false);
+    assert.match((await running.terminal.lines()).at(-1)!, /q Queue · .*Ctrl\+C quit\s*$/);
+    running.terminal.send("\x14"); // Ctrl+T: the binding of q goes
+    running.terminal.send("q");
+    await Promise.resolve();
+    assert.equal(queued, 1);
+    assert.equal(quit, true);
+  } finally {
+    running.stop();
+  }
+});

@@ -51,6 +51,8 @@ export interface TerminalApp extends PersonEnv {
   requestFrame(): void;
   /** Asks the app to quit. */
   quit(): void;
+  /** True when one of the app's keybindings takes `keybind` now (then `q` does not quit). */
+  bindsKey?(keybind: Keybind): boolean;
 }
 
 /** What a `TerminalRenderer` is made with; every field has a default. */
@@ -79,6 +81,9 @@ const WHEEL_LINES = 3;
  * `q` and `?` type themselves in a text field, so there it says Ctrl+C and F1.
  */
 const KEY_HINTS = ["Tab move", "Enter act", "? keys", "q quit"];
+/** Where the app binds `q` itself, q does not quit. */
+const KEY_HINTS_Q_BOUND = ["Tab move", "Enter act", "? keys", "Ctrl+C quit"];
+const Q_KEY: Keybind = { key: "q", ctrl: false, alt: false, shift: false, meta: false };
 const KEY_HINTS_IN_FIELD = ["Tab move", "Enter act", "F1 keys", "Ctrl+C quit"];
 /** In a text area Enter breaks the line. */
 const KEY_HINTS_IN_TEXT_AREA = ["Tab move", "Enter new line", "F1 keys", "Ctrl+C quit"];
@@ -228,7 +233,7 @@ export class TerminalRenderer implements Renderer {
     if (this.#rows > 1) {
       const focused = source.focused;
       const runtimeHints = focused?.insertText === undefined
-        ? KEY_HINTS
+        ? (this.#app?.bindsKey?.(Q_KEY) ? KEY_HINTS_Q_BOUND : KEY_HINTS)
         : focused.takesLineBreaks
         ? KEY_HINTS_IN_TEXT_AREA
         : KEY_HINTS_IN_FIELD;
@@ -337,8 +342,8 @@ export class TerminalRenderer implements Renderer {
   }
 
   /**
-   * Ctrl+C quits; so does `q` where no text field has focus; Ctrl+Z suspends; other keys go
-   * to the app.
+   * Ctrl+C quits; so does `q` where no text field has focus, unless the app binds `q` itself
+   * (`cx.keybind("q", ...)`); Ctrl+Z suspends; other keys go to the app.
    */
   #key(keybind: Keybind): void {
     const app = this.#app!;
@@ -350,7 +355,7 @@ export class TerminalRenderer implements Renderer {
     }
     if (
       (keybind.key === "C" && only(true)) ||
-      (keybind.key === "q" && only(false) && !focusTakesText(app))
+      (keybind.key === "q" && only(false) && !focusTakesText(app) && !app.bindsKey?.(keybind))
     ) {
       app.quit();
       return;
