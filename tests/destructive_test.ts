@@ -2,8 +2,8 @@
  * Destructive controls (issue 17 point 4): a control marked `.destructive()` shows the state
  * `destructive`, and an agent's action that would activate it (a click, a double click, Enter or
  * Space on it) is refused without `"confirm": true`, with the message a destructive app tool
- * gives. Through the harness, the app's own socket, crownmcp with the SDK client, and crowndev
- * `--confirm`; the person's own clicks and keys are never asked.
+ * gives. Through the harness, an embedder's AppHost, the app's own socket, crownmcp with the
+ * SDK client, and crowndev `--confirm`; the person's own clicks and keys are never asked.
  *
  * @module
  */
@@ -11,6 +11,9 @@
 import assert from "node:assert/strict";
 import { bind, button, column, component, menu, menuItem, text } from "../runtime/mod.ts";
 import { render } from "../runtime/testing.ts";
+import { AppHost } from "../runtime/agent/hosts/app_host.ts";
+import { TokenBucket } from "../runtime/agent/session/rate_limit.ts";
+import { callTool as serverCall } from "../runtime/agent/session/tool_calls.ts";
 import { Client } from "../runtime/agent/transport/sdk.ts";
 import { confirmMessage } from "../runtime/ui/tool_call.ts";
 import { callTool, connect, nodeId, readTree, runtimeDir, startApp } from "./_app_process.ts";
@@ -227,4 +230,26 @@ Deno.test("crowndev act refuses a destructive click without --confirm and makes 
     const help = await scene.run("act", "--help");
     assert.match(help.stdout, /--confirm +sends "confirm": true/);
   });
+});
+
+Deno.test("an embedder's AppHost passes confirm on: the same refusal, then the click", async () => {
+  const { view, probe } = deletingApp();
+  await using app = await render(view, { title: "Deleting" });
+  const host = new AppHost(app.app);
+  const bucket = new TokenBucket();
+  const del = app.get({ role: "button", name: "Delete" }).id;
+  const act = (extra: Record<string, unknown> = {}) =>
+    serverCall(host, bucket, "ui_act", {
+      id: del,
+      revision: app.revision,
+      action: { action: "click" },
+      ...extra,
+    });
+  assert.deepEqual(await act(), {
+    content: [{ type: "text", text: refusal("button", del) }],
+    isError: true,
+  });
+  assert.equal(probe.deleted(), 0);
+  assert.equal((await act({ confirm: true })).isError, undefined);
+  assert.equal(probe.deleted(), 1);
 });
