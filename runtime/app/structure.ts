@@ -23,6 +23,9 @@ export class StructureChanges {
 
   /** The element's children changed. */
   mark(element: Widget): void {
+    // A box without a node that is in no tree yet (a row's box while its children mount):
+    // nothing to rebuild around it now, and the parent it joins is marked when it does.
+    if (element.parent === null && element.node === null) return;
     this.#dirty.add(element);
     this.childrenChanged.add(element);
   }
@@ -31,23 +34,25 @@ export class StructureChanges {
   rebuild(tree: SemanticTree): void {
     if (this.#dirty.size === 0) return;
     const parents = new Set<Widget>();
-    for (const element of this.#dirty) {
-      if (!element.mounted) continue;
+    this.#dirty.forEach((element) => {
+      if (!element.mounted) return;
       const semantic = element.semanticElement;
       if (semantic !== null) parents.add(semantic);
-    }
+    });
     this.#dirty.clear();
-    for (const parent of parents) {
-      if (!parent.mounted) continue;
+    parents.forEach((parent) => {
+      if (!parent.mounted) return;
       const nodes: SemanticNode[] = [];
       collectChildNodes(parent, nodes);
       tree.setChildren(parent.node!, nodes);
-    }
+    });
   }
 }
 
 function collectChildNodes(element: Widget, into: SemanticNode[]): void {
-  for (const child of element.children) {
+  const children = element.children;
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index]!;
     if (child.node !== null) into.push(child.node);
     else collectChildNodes(child, into);
   }

@@ -88,7 +88,9 @@ function measured(element: LayoutNode): LayoutRecord {
   let childGrows = false;
   let childFillsHeight = false;
   let childWraps = false;
-  for (const child of element.children) {
+  const children = element.children;
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index]!;
     if (child.layout.style.overlay) continue;
     const size = measured(child);
     if (growShare(child, column) > 0) childGrows = true;
@@ -179,7 +181,7 @@ export function place(
   let childBaseX = baseX + x;
   let childBaseY = baseY + y;
   if (element.node !== null) {
-    element.host.tree.setBounds(element.node, { x: baseX + x, y: baseY + y, width, height });
+    element.host.tree.placeNode(element.node, baseX + x, baseY + y, width, height);
     if (movedOnly) return;
     childBaseX = 0;
     childBaseY = 0;
@@ -242,7 +244,9 @@ function placeChildren(
   let shares = 0;
   let counted = 0;
   let growingSize = 0; // the natural sizes of the children that grow, summed
-  for (const child of element.children) {
+  const children = element.children;
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index]!;
     if (child.layout.style.overlay) continue;
     const size = measured(child);
     const grows = growShare(child, column);
@@ -291,7 +295,8 @@ function placeChildren(
 
   const align = scrolls ? "start" : style.align;
   counted = 0;
-  for (const child of element.children) {
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index]!;
     if (child.layout.style.overlay) continue;
     const size = measured(child);
     const grows = growShare(child, column);

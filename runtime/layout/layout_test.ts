@@ -404,18 +404,18 @@ Deno.test("layoutWindow() is incremental on a list of 1,000 rows", async (t) => 
 
   await t.step("placement skips the rows that did not change", async () => {
     const tree = app.app.tree;
-    const setBounds = tree.setBounds;
+    const placeNode = tree.placeNode;
     let placed = 0;
-    tree.setBounds = (node, bounds) => {
+    tree.placeNode = (node, x, y, width, height) => {
       placed++;
-      setBounds.call(tree, node, bounds);
+      placeNode.call(tree, node, x, y, width, height);
     };
     try {
       rows[300]!.title.set("R300");
       await app.settle();
       await app.act(boxes[302]!.id, { action: "click" });
     } finally {
-      tree.setBounds = setBounds;
+      tree.placeNode = placeNode;
     }
     // The changed row's nodes and the ancestors above it, not the 4,000 nodes of the list.
     assert.ok(placed > 0 && placed <= 20, `${placed} nodes were placed`);

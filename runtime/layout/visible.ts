@@ -125,12 +125,12 @@ export class OffscreenTracker {
     // A container whose subtree changed anywhere may hold a node out of view that is not
     // marked yet (one added inside a row without a node of its own): its marks are redone.
     const changedBelow = new Set<LayoutNode>();
-    for (const element of childrenChanged) {
+    childrenChanged.forEach((element) => {
       for (let current: LayoutNode | null = element; current !== null; current = current.parent) {
         if (changedBelow.has(current)) break;
         changedBelow.add(current);
       }
-    }
+    });
     const inView = new Set<LayoutNode>();
     const outOfView: LayoutNode[] = [];
     const window: Rect = { x: 0, y: 0, width, height };
@@ -156,7 +156,7 @@ export class OffscreenTracker {
         else outOfView.push(child);
       };
       if (children.length <= SCAN_LIMIT) {
-        for (const child of children) classify(child);
+        for (let index = 0; index < children.length; index++) classify(children[index]!);
         return;
       }
       const range = this.#viewRange(element, inner, left, top);
@@ -189,10 +189,10 @@ export class OffscreenTracker {
       for (const child of element.children) markOffscreen(child, false);
       this.#ranges.delete(element);
     }
-    for (const element of outOfView) markOffscreen(element, true);
-    for (const element of inView) {
+    for (let index = 0; index < outOfView.length; index++) markOffscreen(outOfView[index]!, true);
+    inView.forEach((element) => {
       if (element.node !== null) element.host.tree.setState(element.node, "offscreen", false);
-    }
+    });
     this.#inView = inView;
   }
 
@@ -220,7 +220,8 @@ function markOffscreen(element: LayoutNode, on: boolean): void {
     element.host.tree.setState(element.node, "offscreen", on);
     return;
   }
-  for (const child of element.children) markOffscreen(child, on);
+  const children = element.children;
+  for (let index = 0; index < children.length; index++) markOffscreen(children[index]!, on);
 }
 
 /** How far to move a view from `viewStart` (`viewSize` long) so that a span shows in it. */

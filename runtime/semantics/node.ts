@@ -169,16 +169,25 @@ export class SemanticNode {
   }
 
   set bounds(bounds: Bounds) {
-    this.#x = bounds.x;
-    this.#y = bounds.y;
-    this.#width = bounds.width;
-    this.#height = bounds.height;
+    this.setBounds(bounds.x, bounds.y, bounds.width, bounds.height);
+  }
+
+  /** Sets the bounds from four numbers (see {@link SemanticNode.bounds}). */
+  setBounds(x: number, y: number, width: number, height: number): void {
+    this.#x = x;
+    this.#y = y;
+    this.#width = width;
+    this.#height = height;
   }
 
   /** True when the node's bounds are `bounds` (equal numbers, not the same object). */
   hasBounds(bounds: Bounds): boolean {
-    return this.#x === bounds.x && this.#y === bounds.y && this.#width === bounds.width &&
-      this.#height === bounds.height;
+    return this.isAt(bounds.x, bounds.y, bounds.width, bounds.height);
+  }
+
+  /** True when the node's bounds are these four numbers. */
+  isAt(x: number, y: number, width: number, height: number): boolean {
+    return this.#x === x && this.#y === y && this.#width === width && this.#height === height;
   }
 
   /** True when the node has `state`. */
@@ -207,16 +216,23 @@ export interface NodeData {
   children: number[];
 }
 
+/** The states of a node data that has none. */
+const NO_STATES: State[] = Object.freeze([]) as unknown as State[];
+/** The children of a node data that has none. */
+const NO_IDS: number[] = Object.freeze([]) as unknown as number[];
+
 /** Copies a node into plain data. A secure node's value is never copied. */
 export function nodeData(node: SemanticNode): NodeData {
-  const data: NodeData = {
-    id: node.id,
-    role: node.role,
-    states: statesOf(node.states),
-    bounds: node.bounds,
-    children: node.children.map((child) => child.id),
-  };
-  if (node.name !== undefined) data.name = node.name;
+  // Most nodes have no state and no child: they share one empty array of each, frozen.
+  const states = node.states === 0 ? NO_STATES : statesOf(node.states);
+  const children = node.children.length === 0 ? NO_IDS : node.children.map((child) => child.id);
+  const { id, role, name } = node;
+  const bounds = node.bounds;
+  // Most nodes have a name: an object made with it holds it in place, where one added later
+  // would need a store of its own. The keys keep their order either way.
+  const data: NodeData = name !== undefined
+    ? { id, role, states, bounds, children, name }
+    : { id, role, states, bounds, children };
   if (node.value !== undefined && !node.has("secure")) data.value = node.value;
   if (node.description !== undefined) data.description = node.description;
   return data;

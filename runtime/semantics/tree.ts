@@ -165,8 +165,18 @@ export class SemanticTree {
    * @ignore the runtime's own: an app changes the tree through its views
    */
   setBounds(node: SemanticNode, bounds: Bounds): void {
-    if (node.hasBounds(bounds)) return;
-    node.bounds = bounds;
+    this.placeNode(node, bounds.x, bounds.y, bounds.width, bounds.height);
+  }
+
+  /**
+   * Sets bounds relative to the parent node from four numbers (layout's way: no object to
+   * make for each node it places).
+   *
+   * @ignore the runtime's own: an app changes the tree through its views
+   */
+  placeNode(node: SemanticNode, x: number, y: number, width: number, height: number): void {
+    if (node.isAt(x, y, width, height)) return;
+    node.setBounds(x, y, width, height);
     this.#touched.add(node);
   }
 
@@ -178,11 +188,10 @@ export class SemanticTree {
    */
   setChildren(node: SemanticNode, children: SemanticNode[]): void {
     const old = node.children;
-    if (old.length === children.length && old.every((child, index) => child === children[index])) {
-      return;
-    }
+    if (old.length === children.length && sameNodes(old, children)) return;
     // Check every child before changing anything, so that a refusal leaves the tree as it was.
-    for (const child of children) {
+    for (let index = 0; index < children.length; index++) {
+      const child = children[index]!;
       if (!child.attached) {
         throw new Error(
           `node #${child.id} was removed from the tree: create a new node instead of reusing it`,
@@ -194,8 +203,10 @@ export class SemanticTree {
         );
       }
     }
-    for (const child of old) if (child.parent === node) child.parent = null;
-    for (const child of children) child.parent = node;
+    for (let index = 0; index < old.length; index++) {
+      if (old[index]!.parent === node) old[index]!.parent = null;
+    }
+    for (let index = 0; index < children.length; index++) children[index]!.parent = node;
     // A copy of exactly the right length: an array built with push() keeps room for 16 more.
     node.children = children.length === 0 ? NO_CHILDREN : children.slice();
     this.#nameSources.add(node);
@@ -225,7 +236,8 @@ export class SemanticTree {
     this.#nameSources.delete(node);
     // A node created and removed within one frame was never seen: it is no change to report.
     if (node.id < this.#firstCreatedId) this.#removed.push(node.id);
-    for (const child of node.children) this.#forget(child);
+    const children = node.children;
+    for (let index = 0; index < children.length; index++) this.#forget(children[index]!);
   }
 
   /**
@@ -239,7 +251,9 @@ export class SemanticTree {
     if (!this.hasChanges) return null;
     this.#revision++;
     const nodes: NodeData[] = [];
-    for (const node of this.#touched) if (node.attached) nodes.push(nodeData(node));
+    this.#touched.forEach((node) => {
+      if (node.attached) nodes.push(nodeData(node));
+    });
     const update: TreeUpdate = {
       revision: this.#revision,
       root: this.root.id,
@@ -255,18 +269,21 @@ export class SemanticTree {
   /** Names the rows without a name of their own whose content may have changed. */
   #deriveRowNames(): void {
     if (this.#nameSources.size === 0) return;
-    const rows = new Set<SemanticNode>();
+    // Each node is walked once, so the rows found are each listed once.
+    const rows: SemanticNode[] = [];
     // Ancestors shared by many sources (a list's, when 1,000 rows mount) are walked once.
     const walked = new Set<SemanticNode>();
-    for (const source of this.#nameSources) {
+    this.#nameSources.forEach((source) => {
       for (let node: SemanticNode | null = source; node !== null; node = node.parent) {
-        if (walked.has(node)) break;
+        const size = walked.size;
         walked.add(node);
-        if (node.role === "list_item" && node.attached) rows.add(node);
+        if (walked.size === size) break; // walked already, and so is everything above it
+        if (node.role === "list_item" && node.attached) rows.push(node);
       }
-    }
+    });
     this.#nameSources = new Set();
-    for (const row of rows) {
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index]!;
       if (row.name !== undefined && !this.#derived.has(row)) continue; // the app named it
       const name = contentName(row);
       if (name === undefined) this.#derived.delete(row);
@@ -288,6 +305,12 @@ export class SemanticTree {
       }
     }
   }
+}
+
+/** True when two arrays of the same length hold the same nodes in the same order. */
+function sameNodes(a: readonly SemanticNode[], b: readonly SemanticNode[]): boolean {
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** How many ids a page of {@link NodeIndex} holds. */
@@ -342,13 +365,13 @@ class NodeIndex {
 
 /** The name of the first descendant of `row` with role `text` and a name that is not empty. */
 export function contentName(row: SemanticNode): string | undefined {
-  const stack = [...row.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  // Depth first by recursion: no stack to make for each of the rows a frame names.
+  const children = row.children;
+  for (let index = 0; index < children.length; index++) {
+    const node = children[index]!;
     if (node.role === "text" && node.name !== undefined && node.name !== "") return node.name;
-    for (let index = node.children.length - 1; index >= 0; index--) {
-      stack.push(node.children[index]!);
-    }
+    const below = node.children.length === 0 ? undefined : contentName(node);
+    if (below !== undefined) return below;
   }
   return undefined;
 }

@@ -220,10 +220,29 @@ export class Widget {
     this.host.markLayoutDirty(this);
   }
 
+  /**
+   * Appends several child widgets at once (a container's children as they mount): one
+   * children array of exactly their number and one word to the host, not one per child.
+   */
+  appendAll(added: readonly Widget[]): void {
+    if (added.length === 0) return;
+    const disabled = this.effectivelyDisabled;
+    for (let index = 0; index < added.length; index++) {
+      const child = added[index]!;
+      child.parent = this;
+      if (disabled) showDisabled(child); // it joins a disabled container
+    }
+    const children = this.#children;
+    this.#children = children === null ? added.slice() : children.concat(added);
+    this.host.markStructureDirty(this);
+    this.host.markLayoutDirty(this);
+  }
+
   /** Replaces the children (a list reordering them, say) and tells the host. */
   setChildren(children: Widget[]): void {
     const disabled = this.effectivelyDisabled;
-    for (const child of children) {
+    for (let index = 0; index < children.length; index++) {
+      const child = children[index]!;
       const joining = child.parent !== this;
       child.parent = this;
       if (joining && disabled) showDisabled(child);
@@ -308,7 +327,7 @@ export function showDisabled(widget: Widget): void {
     if (current.node !== null) {
       current.host.tree.setState(current.node, "disabled", current.effectivelyDisabled);
     }
-    stack.push(...current.children);
+    pushChildren(stack, current);
   }
 }
 
@@ -321,7 +340,13 @@ export function detach(widget: Widget): void {
     current.mounted = false;
     // Removing a node takes its whole semantic subtree; nested nodes are then already gone.
     if (current.node !== null) current.host.tree.remove(current.node);
-    stack.push(...current.children);
+    pushChildren(stack, current);
   }
   widget.parent = null;
+}
+
+/** Pushes the children of `widget` onto `stack` (an indexed loop: no iterator to make). */
+function pushChildren(stack: Widget[], widget: Widget): void {
+  const children = widget.children;
+  for (let index = 0; index < children.length; index++) stack.push(children[index]!);
 }

@@ -61,13 +61,19 @@ export function mountChildren(
   element: Widget,
   children: readonly View[],
 ): void {
-  for (const child of children) {
-    if (!(child instanceof View)) {
-      throw new TypeError(
-        `a container's children must be views (text(), button(), ...), got ${typeof child}`,
-      );
+  const mounted: Widget[] = [];
+  try {
+    for (const child of children) {
+      if (!(child instanceof View)) {
+        throw new TypeError(
+          `a container's children must be views (text(), button(), ...), got ${typeof child}`,
+        );
+      }
+      mounted.push(child.mount(context));
     }
-    element.append(child.mount(context));
+  } finally {
+    // Appended together, even those mounted before a child that threw, as one by one before.
+    element.appendAll(mounted);
   }
 }
 

@@ -432,12 +432,17 @@ export class ListView<T> extends WidgetView {
       untracked(() => {
         const next = new Map<unknown, Row<T>>();
         const order: Widget[] = [];
-        const seen = new Map<unknown, number>();
+        // How many times each repeated key came so far; made at the first repeat (keys rarely repeat).
+        let repeats: Map<unknown, number> | null = null;
         items.forEach((item: T, index: number) => {
           let key = this.#key(item, index);
-          const count = seen.get(key) ?? 0;
-          seen.set(key, count + 1);
-          if (count > 0) key = `${String(key)}\u0000${count}`; // repeated keys stay distinct
+          if (next.has(key)) {
+            // Repeated keys stay distinct: the second of "a" is "a\u00001", the third "a\u00002".
+            repeats ??= new Map();
+            const count = repeats.get(key) ?? 1;
+            repeats.set(key, count + 1);
+            key = `${String(key)}\u0000${count}`;
+          }
           let row = element.rows.get(key);
           if (row === undefined) row = mountRow(key, item, index);
           else if (!Object.is(row.item, item)) {
@@ -451,7 +456,9 @@ export class ListView<T> extends WidgetView {
         // removing the others costs each its own subtree, not a search of the whole list: one
         // child removed at a time would make filtering n rows down cost n × n.
         const gone: Row<T>[] = [];
-        for (const [key, row] of element.rows) if (!next.has(key)) gone.push(row);
+        element.rows.forEach((row, key) => {
+          if (!next.has(key)) gone.push(row);
+        });
         element.rows = next;
         element.setChildren(order);
         if (gone.length > 0) {
