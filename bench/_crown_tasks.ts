@@ -1,7 +1,7 @@
 /**
  * The agent tasks of `bench/peers.ts` done through crownmcp with the UI tools only, as an
- * agent does them: one read, then actions on the ids it read, each receipt giving the new
- * revision and the ids of what appeared. Each task checks that it did what it says, so a
+ * agent does them: one read, then actions on the ids it read (what it types in one call when
+ * it can), each receipt giving the new revision and the ids of what appeared. Each task checks that it did what it says, so a
  * broken feature cannot print a good figure.
  *
  * @module
@@ -26,48 +26,51 @@ function idIn(text: string, pattern: RegExp): number {
   return Number(match[1]);
 }
 
-/** Types each title into the Title field and presses Enter; returns each new row's receipt. */
-async function addNotes(tally: Tally, titles: readonly string[]): Promise<string[]> {
+/**
+ * Types the titles into the Title field in one `type_text`, each followed by a line break
+ * (Enter, which adds the note); returns the receipt, checked to show every new row.
+ */
+async function addNotes(tally: Tally, titles: readonly string[]): Promise<string> {
   const tree = await tally.call("ui_tree");
   const field = nodeId(readResultText(tree).body, "text_field", "Title");
-  let revision = revisionOf(tree);
-  const receipts: string[] = [];
+  const added = await tally.call("ui_act", {
+    id: field,
+    revision: revisionOf(tree),
+    action: { action: "type_text", text: titles.map((title) => `${title}\n`).join("") },
+  });
   for (const title of titles) {
-    const typed = await tally.call("ui_act", {
-      id: field,
-      revision,
-      action: { action: "type_text", text: title },
-    });
-    const added = await tally.call("ui_act", {
-      id: field,
-      revision: revisionOf(typed),
-      action: { action: "press_key", keybind: "Enter" },
-    });
     if (!added.includes(`+ list_item ${JSON.stringify(title)}`)) {
-      throw new Error(`the receipt does not show the new note:\n${added}`);
+      throw new Error(`the receipt does not show the note ${title}:\n${added}`);
     }
-    revision = revisionOf(added);
-    receipts.push(added);
   }
-  return receipts;
+  return added;
 }
 
-/** Adds a note and sees it (the receipt of Enter shows the new row and the count). */
+/** Adds a note and sees it (the receipt of its Enter shows the new row and the count). */
 export async function addAndSee(client: Client): Promise<Tally> {
   const tally = new Tally(client);
-  await addNotes(tally, ["Buy milk"]);
+  const added = await addNotes(tally, ["Buy milk"]);
+  if (!added.includes('"1 note, 0 done"')) {
+    throw new Error(`the receipt does not show the count:\n${added}`);
+  }
   return tally;
 }
 
-/** Adds three notes, ticks the first, deletes the second, and reads the count. */
+/**
+ * Adds three notes (one `type_text`), ticks the first, deletes the second, and reads the
+ * count from the last receipt.
+ */
 export async function threeNotes(client: Client): Promise<Tally> {
   const tally = new Tally(client);
-  const receipts = await addNotes(tally, ["Buy milk", "Walk the dog", "Write the README"]);
-  const done = idIn(receipts[0]!, /^ +checkbox "Done" #(\d+)/m);
-  const remove = idIn(receipts[1]!, /^ +button "Delete" #(\d+) destructive/m);
+  const added = await addNotes(tally, ["Buy milk", "Walk the dog", "Write the README"]);
+  const done = idIn(added, /^\+ list_item "Buy milk" #\d+ in #\d+\n +checkbox "Done" #(\d+)/m);
+  const remove = idIn(
+    added,
+    /^\+ list_item "Walk the dog" #\d+ in #\d+\n.*\n +button "Delete" #(\d+) destructive/m,
+  );
   const ticked = await tally.call("ui_act", {
     id: done,
-    revision: revisionOf(receipts[2]!),
+    revision: revisionOf(added),
     action: { action: "click" },
   });
   const deleted = await tally.call("ui_act", {

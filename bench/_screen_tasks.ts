@@ -127,15 +127,13 @@ export async function screenAddAndSee(agent: ScreenAgent, cwd: string): Promise<
 
 /**
  * Adds three notes, ticks the first, deletes the second and reads the count: start, read,
- * type the three (one call each), read, click the first `[ ]`, click the second row's
+ * type the three (one call, as the crownmcp agent does), read, click the first `[ ]`, click the second row's
  * `[ Delete ]`, read, stop.
  */
 export async function screenThreeNotes(agent: ScreenAgent, cwd: string): Promise<void> {
   await agent.start(NOTES_COMMAND, cwd, "0 notes");
   await agent.screen();
-  for (const title of ["Buy milk", "Walk the dog", "Write the README"]) {
-    await agent.type(`${title}\r`);
-  }
+  await agent.type(["Buy milk", "Walk the dog", "Write the README"].map((t) => `${t}\r`).join(""));
   await agent.settle((screen) => screen.includes("3 notes"));
   const rows = await agent.screen();
   await agent.click(cellOf(rows, "[ ]"));

@@ -9,6 +9,9 @@
 import { countTokens } from "npm:@anthropic-ai/tokenizer@0.0.4";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
 
+/** With `CROWNUI_BENCH_SHOW=1`, each counted call and its result's text are printed. */
+const SHOW = Deno.env.get("CROWNUI_BENCH_SHOW") === "1";
+
 /** The tokens of `text` by the legacy Claude tokenizer. */
 export function tokens(text: string): number {
   return countTokens(text);
@@ -49,6 +52,7 @@ export class Tally {
     this.bytes += bytes(text);
     this.tokens += tokens(text);
     this.argumentTokens += tokens(JSON.stringify(args));
+    if (SHOW) console.log(`→ ${name} ${JSON.stringify(args)}\n← ${text}`);
     if (result.isError) throw new Error(`${name} failed: ${text}`);
     return text;
   }

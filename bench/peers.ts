@@ -106,10 +106,15 @@ async function text(client: Client, name: string, args: Record<string, unknown> 
   return resultText(await client.callTool({ name, arguments: args }));
 }
 
-/** What the terminalcp runs need: a home of their own (its socket), Deno and its cache. */
+/**
+ * What the terminalcp runs need: a home of their own (its socket), Deno and its cache, and a
+ * runtime directory whose name is short and the same from run to run but for the pid (the
+ * app's status line shows its socket's path, and a random name's tokens would vary the figures).
+ */
 async function terminalEnv(): Promise<{ env: Record<string, string>; dirs: string[] }> {
   const home = await Deno.makeTempDir({ prefix: "tcp" });
-  const runtime = await Deno.makeTempDir({ prefix: "cui" });
+  const runtime = `/tmp/cui-${Deno.pid}`;
+  await Deno.mkdir(runtime, { mode: 0o700 });
   const denoDir = Deno.env.get("DENO_DIR") ??
     join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
   const path = `${join(Deno.execPath(), "..")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;

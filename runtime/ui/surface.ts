@@ -94,6 +94,18 @@ export function fitFrom(area: PaintArea, x: number, text: string): string {
   return cellWidth(text) <= room ? text : ellipsize(text, room);
 }
 
+/**
+ * The label to paint so that `face` (its line, which holds `label` once, with decoration such
+ * as brackets) fits the area's room from its start: `label` whole when it fits, else cut to
+ * end in `…`, the decoration kept.
+ */
+export function labelThatFits(area: PaintArea, face: string, label: string): string {
+  const width = cellWidth(face);
+  const room = roomFrom(area, area.x);
+  if (width <= room) return label;
+  return ellipsize(label, Math.max(1, room - (width - cellWidth(label))));
+}
+
 /** The cells from column `x` to the end of the area's room (its content box, cut by the clip). */
 export function roomFrom(area: PaintArea, x: number): number {
   return Math.max(0, Math.min(area.x + area.width, area.clip.x + area.clip.width) - x);

@@ -6,9 +6,7 @@
  */
 
 import type { Rt } from "../rt.ts";
-import { cellWidth } from "../../text/cell_width.ts";
-import { ellipsize } from "../../text/fit.ts";
-import { interactiveStyle, type PaintArea, roomFrom } from "../surface.ts";
+import { interactiveStyle, labelThatFits, type PaintArea } from "../surface.ts";
 import type { MountContext, Prop } from "../view.ts";
 import { LabelWidget, type Widget } from "../widget.ts";
 import { mountWidget, WidgetView } from "../widget_view.ts";
@@ -39,12 +37,8 @@ export class ButtonWidget extends LabelWidget {
   }
 
   override paint(area: PaintArea): void {
-    let face = this.face();
-    const room = roomFrom(area, area.x);
     // Cut, `[ Save ch… ]`: the brackets stay, the label ends in `…`.
-    if (cellWidth(face) > room) {
-      face = `[ ${ellipsize(this.label, Math.max(1, room - 4))} ]`;
-    }
+    const face = `[ ${labelThatFits(area, this.face(), this.label)} ]`;
     area.surface.write(area.x, area.y, face, interactiveStyle(area, "button"), area.clip);
   }
 

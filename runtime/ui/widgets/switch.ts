@@ -8,7 +8,7 @@
  */
 
 import type { Rt } from "../rt.ts";
-import { interactiveStyle, type PaintArea } from "../surface.ts";
+import { interactiveStyle, labelThatFits, type PaintArea } from "../surface.ts";
 import { follow, type MountContext, type Prop } from "../view.ts";
 import type { Widget } from "../widget.ts";
 import { mountWidget, WidgetView } from "../widget_view.ts";
@@ -42,7 +42,9 @@ export class SwitchWidget extends CheckboxWidget {
   override paint(area: PaintArea): void {
     const { surface, x, y, clip } = area;
     const style = interactiveStyle(area, "text");
-    const after = surface.write(x, y, `${this.label} [`, style, clip);
+    // Cut, `Dark mo… [on ]`: the switch stays whole, the label ends in `…`.
+    const label = labelThatFits(area, this.face(), this.label);
+    const after = surface.write(x, y, `${label} [`, style, clip);
     const knob = this.checked && style === "text" ? "checked" : style;
     const track = surface.write(after, y, this.#knob(), knob, clip);
     surface.write(track, y, "]", style, clip);

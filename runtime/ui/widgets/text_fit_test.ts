@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { bind, button, checkbox, column, component } from "../../mod.ts";
-import { list, row, scrollView, span, text } from "../../mod.ts";
+import { list, row, scrollView, span, text, toggleSwitch } from "../../mod.ts";
 import { render } from "../../testing.ts";
 
 Deno.test("a text longer than its room ends in …, its name whole", async () => {
@@ -116,22 +116,27 @@ Deno.test("wide characters and combining marks keep their cells when cut", async
   assert.deepEqual(app.screen().lines.slice(0, 2), ["漢字の…", "cafe\u0301 a…"]);
 });
 
-Deno.test("buttons, checkboxes and list rows cut their labels with …", async () => {
+Deno.test("buttons, checkboxes, switches and list rows cut their labels with …", async () => {
   const names = ["Quarterly report, final", "Notes"];
   await using app = await render(
     column(
       button("Delete everything now", () => {}).width(12),
       checkbox("Remember this device", false).width(12),
       list(names, (name) => text(name)).width(10),
+      toggleSwitch({ label: "Dark mode everywhere", value: false }).width(16),
     ),
     { width: 20, height: 6 },
   );
-  assert.deepEqual(app.screen().lines.slice(0, 4), [
+  const lines = app.screen().lines;
+  assert.deepEqual(lines.slice(0, 4), [
     "[ Delete… ]",
     "[ ] Remembe…",
     "Quarterly…",
     "Notes",
   ]);
+  // 16 cells: the switch stays whole after the cut label (the space before the cut goes).
+  assert.equal(lines[4], "Dark mode… [○ ]");
+  assert.equal(app.get({ role: "switch" }).name, "Dark mode everywhere");
   assert.equal(app.get({ role: "button" }).name, "Delete everything now");
   assert.equal(app.get({ role: "checkbox" }).name, "Remember this device");
   assert.equal(app.get({ role: "list_item", name: names[0] }).name, names[0]);
