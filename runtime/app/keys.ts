@@ -15,7 +15,7 @@ import type { Host } from "../ui/host.ts";
 import type { AppKeybind, KeybindInfo, Keybinds } from "../ui/keybinds.ts";
 import type { Rt } from "../ui/rt.ts";
 import type { Widget } from "../ui/widget.ts";
-import { button, column, dialog, heading, scrollView, text } from "../ui/widgets/mod.ts";
+import { button, column, dialog, heading, scrollView, text, widget } from "../ui/widgets/mod.ts";
 import { type FocusState, isWithin } from "./focus.ts";
 
 /** The keys every app has, as the help view lists them. */
@@ -30,6 +30,16 @@ export const RUNTIME_KEYS: readonly { key: string; description: string }[] = [
 
 /** The rows of the help view that are not its list: frame, padding, title, Close. */
 const HELP_CHROME_ROWS = 6;
+
+/** The keys that scroll the help view's list: by a line, a page or to an end, up or down. */
+const SCROLL_KEYS: Readonly<Record<string, { by: "line" | "page" | "end"; down: boolean }>> = {
+  ArrowDown: { by: "line", down: true },
+  ArrowUp: { by: "line", down: false },
+  PageDown: { by: "page", down: true },
+  PageUp: { by: "page", down: false },
+  End: { by: "end", down: true },
+  Home: { by: "end", down: false },
+};
 
 /** The title of the help view. */
 export const HELP_TITLE = "Keys";
@@ -181,9 +191,27 @@ export class AppKeys {
     // The list scrolls where the window is too short for it: the dialog's frame, padding,
     // title and Close button take 6 rows.
     const { rows } = this.#parts.host.windowSize().get();
-    const list = lines.length <= rows - HELP_CHROME_ROWS
-      ? column(...lines)
-      : scrollView(column(...lines)).label("Keys").height(Math.max(1, rows - HELP_CHROME_ROWS));
-    return dialog(HELP_TITLE, list, button("Close", close)).onClose(close);
+    const room = rows - HELP_CHROME_ROWS;
+    if (lines.length <= room) {
+      return dialog(HELP_TITLE, column(...lines), button("Close", close)).onClose(close);
+    }
+    // The keys that scroll a list scroll it from the Close button too.
+    const height = Math.max(1, room);
+    const onKey = (keybind: Keybind) => {
+      if (!plain(keybind) || keybind.shift) return false;
+      const scroll = SCROLL_KEYS[keybind.key];
+      if (scroll === undefined) return false;
+      const cells = scroll.by === "line"
+        ? 1
+        : scroll.by === "page"
+        ? Math.max(1, height - 1)
+        : lines.length;
+      // The dialog's one child is this widget; its first is the list.
+      const list = this.#help?.widget.children[0]?.children[0];
+      list?.scroll?.(0, scroll.down ? cells : -cells);
+      return true;
+    };
+    const list = scrollView(column(...lines)).label(HELP_TITLE).height(height);
+    return dialog(HELP_TITLE, widget({ onKey }, list, button("Close", close))).onClose(close);
   }
 }

@@ -345,3 +345,26 @@ Deno.test("an app that binds ? or F1 itself gets them instead of the help view",
   assert.deepEqual(pressed, ["?", "F1"]);
   assert.equal(app.query({ role: "dialog" }).length, 0);
 });
+
+Deno.test("the help view's list scrolls by the keys from its Close button", async () => {
+  await using app = await render(
+    component((cx) => {
+      for (let index = 2; index <= 9; index++) cx.keybind(`F${index}`, `Action ${index}`, () => {});
+      return button("OK", () => {});
+    }),
+    { width: 60, height: 12 },
+  );
+  await app.press("F1");
+  const onScreen = () => app.screen().text;
+  assert.ok(onScreen().includes("Action 2") && !onScreen().includes("Ctrl+Z"));
+  await app.press("End");
+  assert.ok(onScreen().includes("Ctrl+Z") && !onScreen().includes("Action 2"), onScreen());
+  await app.press("Home");
+  assert.ok(onScreen().includes("Action 2"));
+  await app.press("PageDown");
+  assert.ok(!onScreen().includes("Action 2"), onScreen());
+  await app.press("ArrowUp");
+  assert.ok(app.get({ role: "button", name: "Close" }).states.includes("focused"));
+  await app.press("Escape");
+  assert.equal(app.query({ role: "dialog" }).length, 0);
+});
