@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { bind, button, column, component, textField } from "../mod.ts";
+import { bind, button, column, component, show, textField } from "../mod.ts";
 import { render } from "../testing.ts";
 import { errorsApp } from "../../tests/fixtures/errors_app.ts";
 import { setLogSink } from "./log.ts";
@@ -132,4 +132,43 @@ Deno.test("an effect's error and an async keybinding's rejection are shown too",
     "An effect failed: the effect failed",
     "The F5 keybinding (Refresh) failed: offline",
   ]);
+});
+
+Deno.test("an async click, menu item or submit handler that rejects is shown, not left unhandled", async () => {
+  await using app = await render(
+    component((cx) => {
+      const open = cx.signal(true);
+      return column(
+        button("Sync", async () => {
+          await Promise.resolve();
+          throw new Error("offline");
+        }),
+        textField({
+          label: "Title",
+          value: cx.signal(""),
+          onSubmit: async () => {
+            await Promise.resolve();
+            throw new Error("cannot add");
+          },
+        }),
+        show(open, () =>
+          button("Save and close", async () => {
+            open.set(false);
+            await Promise.resolve();
+            throw new Error("not saved");
+          })),
+      );
+    }),
+    { clock: "manual" },
+  );
+  await app.act(app.get({ role: "button", name: "Sync" }).id, { action: "click" });
+  await app.act(app.get({ role: "text_field" }).id, { action: "press_key", keybind: "Enter" });
+  await app.act(app.get({ role: "button", name: "Save and close" }).id, { action: "click" });
+  await app.advance(0);
+  assert.deepEqual(app.query({ role: "status" }).map((s) => s.name), [
+    "The click handler failed: offline",
+    "The submit handler failed: cannot add",
+    "The click handler failed: not saved",
+  ]);
+  assert.equal(app.query({ role: "button", name: "Save and close" }).length, 0);
 });

@@ -6,6 +6,7 @@
  */
 
 import type { Rt } from "../rt.ts";
+import { settleHandler } from "../handler.ts";
 import { interactiveStyle, labelThatFits, type PaintArea } from "../surface.ts";
 import type { MountContext, Prop } from "../view.ts";
 import { LabelWidget, type Widget } from "../widget.ts";
@@ -43,7 +44,7 @@ export class ButtonWidget extends LabelWidget {
   }
 
   override activate(rt: Rt): void {
-    this.#onClick(rt);
+    settleHandler(this, "the click handler", this.#onClick(rt));
   }
 }
 

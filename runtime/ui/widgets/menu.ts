@@ -9,6 +9,7 @@
 import type { Keybind } from "../../text/keybind.ts";
 import { Disclosure } from "../disclosure.ts";
 import type { Rt } from "../rt.ts";
+import { settleHandler } from "../handler.ts";
 import { fitFrom, interactiveStyle, type PaintArea } from "../surface.ts";
 import type { MountContext, Prop } from "../view.ts";
 import { LabelWidget, type Widget } from "../widget.ts";
@@ -124,7 +125,7 @@ export class MenuItemWidget extends LabelWidget {
         break;
       }
     }
-    this.#onSelect(rt);
+    settleHandler(this, "the menu item's handler", this.#onSelect(rt));
   }
 }
 

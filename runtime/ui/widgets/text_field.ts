@@ -12,6 +12,7 @@ import { intersectRects } from "../../text/rect.ts";
 import { TextEditState } from "../../text/text_edit.ts";
 import { Signal } from "../../reactive/mod.ts";
 import type { Rt } from "../rt.ts";
+import { settleHandler } from "../handler.ts";
 import type { PaintArea } from "../surface.ts";
 import { follow, type MountContext, type Prop } from "../view.ts";
 import { LabelWidget, type Size, type Widget } from "../widget.ts";
@@ -114,7 +115,7 @@ export class TextFieldWidget extends LabelWidget {
     const { edit } = this;
     if (keybind.key === "Enter" && !keybind.ctrl && !keybind.alt && !keybind.meta) {
       if (this.#options.onSubmit === undefined) return false;
-      this.#options.onSubmit(edit.value, rt);
+      settleHandler(this, "the submit handler", this.#options.onSubmit(edit.value, rt));
       return true;
     }
     const before = edit.value;
