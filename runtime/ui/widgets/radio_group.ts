@@ -9,16 +9,23 @@
  * @module
  */
 
-import type { Keybind } from "../../text/keybind.ts";
+import type { State } from "../../semantics/mod.ts";
 import type { Rt } from "../rt.ts";
 import { fitFrom, interactiveStyle, type PaintArea } from "../surface.ts";
 import type { MountContext } from "../view.ts";
 import { LabelWidget, type Size, type Widget } from "../widget.ts";
 import { mountWidget, WidgetView } from "../widget_view.ts";
 import { type ChoiceOptions, Choices, normalise } from "./choices.ts";
+import { RovingGroup, type RovingKeys, RovingOption } from "./roving.ts";
 
 /** What `radioGroup()` takes. */
 export type RadioGroupOptions<T> = ChoiceOptions<T>;
+
+/** The arrows of a radio group: its buttons are a column, but either axis moves. */
+const RADIO_KEYS: RovingKeys = {
+  next: ["ArrowDown", "ArrowRight"],
+  previous: ["ArrowUp", "ArrowLeft"],
+};
 
 /** A radio group: its label on a line of its own, then its radio buttons. */
 export class RadioGroupWidget<T> extends LabelWidget {
@@ -26,14 +33,23 @@ export class RadioGroupWidget<T> extends LabelWidget {
   readonly choices: Choices<T>;
   /** Where its radio buttons are mounted; set when it is. */
   context!: MountContext;
+  /** Its radio buttons' roving focus. */
+  readonly #roving: RovingGroup<T, RadioButtonWidget>;
 
   /** A group as `options` describe it (they are followed by its view). */
   constructor(options: RadioGroupOptions<T>) {
     super();
     this.choices = new Choices(options, (optionsChanged) => {
-      if (optionsChanged) this.#mountButtons();
-      this.#showChosen();
+      if (optionsChanged) this.#roving.mountOptions();
+      this.#roving.showChosen();
     });
+    const roving: RovingGroup<T, RadioButtonWidget> = new RovingGroup(
+      this,
+      this.choices,
+      RADIO_KEYS,
+      (index) => mountWidget(this.context, new RadioButtonWidget(roving, index), "radio_button"),
+    );
+    this.#roving = roving;
   }
 
   override get kind(): "radio_group" {
@@ -50,117 +66,37 @@ export class RadioGroupWidget<T> extends LabelWidget {
     area.surface.write(area.x, area.y, this.label, style, area.clip);
   }
 
-  /** The radio buttons, one for each option, in order. */
-  get #buttons(): readonly RadioButtonWidget[] {
-    return this.children as readonly RadioButtonWidget[];
-  }
-
   // One Tab stop: the radio button with focus, else the chosen one, else the first.
   override tabEntry(): Widget | null {
-    const focused = this.host.focused;
-    if (focused !== null && focused.parent === this) return focused;
-    return this.#buttons[this.choices.index] ?? this.#buttons[0] ?? null;
-  }
-
-  /** One radio button for each option; the buttons already there keep their nodes. */
-  #mountButtons(): void {
-    const entries = this.choices.entries;
-    const kept = this.#buttons.slice(0, entries.length);
-    for (const button of this.#buttons.slice(entries.length)) this.removeChild(button);
-    for (let index = 0; index < entries.length; index++) {
-      const label = entries[index]!.label;
-      const button = kept[index] ??
-        mountWidget(this.context, new RadioButtonWidget(this, index), "radio_button");
-      button.setLabel(label);
-      this.host.tree.setName(button.node!, label);
-      if (kept[index] === undefined) this.append(button);
-    }
-  }
-
-  #showChosen(): void {
-    for (const button of this.#buttons) button.show(button.index === this.choices.index);
-  }
-
-  /** Chooses the option at `index` and focuses its radio button. */
-  chooseAt(index: number, rt: Rt): void {
-    const button = this.#buttons[index];
-    if (button === undefined) return;
-    this.host.focus(button);
-    this.choices.choose(index, rt);
-  }
-
-  /** The keys of a radio button that has focus: the arrows, Home and End move and choose. */
-  moveFrom(button: RadioButtonWidget, keybind: Keybind, rt: Rt): boolean {
-    if (keybind.ctrl || keybind.alt || keybind.meta || keybind.shift) return false;
-    const count = this.#buttons.length;
-    const at = button.index;
-    const next: Record<string, number> = {
-      ArrowDown: (at + 1) % count,
-      ArrowRight: (at + 1) % count,
-      ArrowUp: (at - 1 + count) % count,
-      ArrowLeft: (at - 1 + count) % count,
-      Home: 0,
-      End: count - 1,
-    };
-    const index = next[keybind.key];
-    if (index === undefined) return false;
-    this.chooseAt(index, rt);
-    return true;
+    return this.#roving.entry();
   }
 
   override choose(option: string, rt: Rt): boolean {
-    const index = this.choices.indexOf(option);
-    if (index < 0) return false;
-    this.chooseAt(index, rt);
-    return true;
+    return this.#roving.choose(option, rt);
   }
 
   override optionNames(): readonly string[] {
-    return this.choices.labels();
+    return this.#roving.optionNames();
   }
-}
-
-/** What a radio button asks of its group. */
-interface ButtonOwner {
-  /** Chooses the option at `index` and focuses its radio button. */
-  chooseAt(index: number, rt: Rt): void;
-  /** Moves from `button` as `keybind` says, and chooses; false for another key. */
-  moveFrom(button: RadioButtonWidget, keybind: Keybind, rt: Rt): boolean;
 }
 
 /** One option of a radio group: `(•) Small` when chosen, `( ) Medium` when not. */
-class RadioButtonWidget extends LabelWidget {
-  /** Its index among the group's options. */
-  readonly index: number;
-  /** True on the chosen option. */
-  checked = false;
-  readonly #group: ButtonOwner;
-
-  /** The radio button of option `index` in `group`. */
-  constructor(group: ButtonOwner, index: number) {
-    super();
-    this.#group = group;
-    this.index = index;
-  }
-
+class RadioButtonWidget extends RovingOption {
   override get kind(): "radio_button" {
     return "radio_button";
   }
 
-  override get focusable(): boolean {
-    return true;
+  protected override get chosenState(): State {
+    return "checked";
+  }
+
+  /** True on the chosen option. */
+  get checked(): boolean {
+    return this.chosen;
   }
 
   override face(): string {
     return `(${this.checked ? "•" : " "}) ${this.label}`;
-  }
-
-  /** Shows whether it is the chosen one: the dot, and `checked` on its node. */
-  show(checked: boolean): void {
-    if (checked === this.checked && this.node!.has("checked") === checked) return;
-    this.checked = checked;
-    this.host.tree.setState(this.node!, "checked", checked);
-    this.host.markLayoutDirty(this);
   }
 
   override paint(area: PaintArea): void {
@@ -170,14 +106,6 @@ class RadioButtonWidget extends LabelWidget {
     const dot = this.checked && style === "text" ? "checked" : style;
     const mark = surface.write(after, y, this.checked ? "•" : " ", dot, clip);
     surface.write(mark, y, fitFrom(area, mark, `) ${this.label}`), style, clip);
-  }
-
-  override activate(rt: Rt): void {
-    this.#group.chooseAt(this.index, rt);
-  }
-
-  override key(keybind: Keybind, rt: Rt): boolean {
-    return this.#group.moveFrom(this, keybind, rt);
   }
 }
 

@@ -15,13 +15,14 @@
  */
 
 import { disposeOwner, Owner, runWithOwner } from "../../reactive/mod.ts";
-import type { Keybind } from "../../text/keybind.ts";
+import type { State } from "../../semantics/mod.ts";
 import type { Rt } from "../rt.ts";
 import { interactiveStyle, type PaintArea } from "../surface.ts";
 import { type MountContext, type Prop, View } from "../view.ts";
-import { BoxWidget, LabelWidget, Widget } from "../widget.ts";
+import { BoxWidget, Widget } from "../widget.ts";
 import { followName, mountWidget, WidgetView } from "../widget_view.ts";
 import { type ChoiceOptions, Choices, normalise } from "./choices.ts";
+import { RovingGroup, type RovingKeys, RovingOption } from "./roving.ts";
 
 /** One tab of `tabs()`: its label, and the function that makes its content when first shown. */
 export interface TabSpec {
@@ -46,6 +47,9 @@ export interface TabsOptions {
   onChange?: (label: string, rt: Rt) => void;
 }
 
+/** The arrows of a tab list: a row, ArrowLeft and ArrowRight. */
+const TAB_KEYS: RovingKeys = { next: ["ArrowRight"], previous: ["ArrowLeft"] };
+
 /**
  * The tab list: a row of tabs, one Tab stop. It holds the choice; the panel follows it.
  */
@@ -56,14 +60,24 @@ export class TabListWidget extends Widget {
   context!: MountContext;
   /** Shows the chosen tab's content; set when mounted. */
   panel!: TabPanelWidget;
+  /** Its tabs' roving focus. */
+  readonly #roving: RovingGroup<string, TabWidget>;
 
   /** A tab list as `options` describe it (followed by its view). */
   constructor(options: ChoiceOptions<string>) {
     super();
     this.choices = new Choices(options, (optionsChanged) => {
-      if (optionsChanged) this.#mountTabs();
-      this.#showChosen();
+      if (optionsChanged) this.#roving.mountOptions();
+      this.#roving.showChosen();
+      this.panel?.show(this.choices.index);
     });
+    const roving: RovingGroup<string, TabWidget> = new RovingGroup(
+      this,
+      this.choices,
+      TAB_KEYS,
+      (index) => mountWidget(this.context, new TabWidget(roving, index), "tab"),
+    );
+    this.#roving = roving;
   }
 
   override get kind(): "tab_list" {
@@ -72,117 +86,45 @@ export class TabListWidget extends Widget {
 
   /** The tabs, one for each label, in order. */
   get tabs(): readonly TabWidget[] {
-    return this.children as readonly TabWidget[];
+    return this.#roving.options;
   }
 
   // One Tab stop: the tab with focus, else the chosen one, else the first.
   override tabEntry(): Widget | null {
-    const focused = this.host.focused;
-    if (focused !== null && focused.parent === this) return focused;
-    return this.tabs[this.choices.index] ?? this.tabs[0] ?? null;
-  }
-
-  #mountTabs(): void {
-    const entries = this.choices.entries;
-    const kept = this.tabs.slice(0, entries.length);
-    for (const tab of this.tabs.slice(entries.length)) this.removeChild(tab);
-    for (let index = 0; index < entries.length; index++) {
-      const label = entries[index]!.label;
-      const tab = kept[index] ?? mountWidget(this.context, new TabWidget(this, index), "tab");
-      tab.setLabel(label);
-      this.host.tree.setName(tab.node!, label);
-      if (kept[index] === undefined) this.append(tab);
-    }
-  }
-
-  #showChosen(): void {
-    for (const tab of this.tabs) tab.show(tab.index === this.choices.index);
-    this.panel?.show(this.choices.index);
-  }
-
-  /** Chooses the tab at `index` and focuses it. */
-  chooseAt(index: number, rt: Rt): void {
-    const tab = this.tabs[index];
-    if (tab === undefined) return;
-    this.host.focus(tab);
-    this.choices.choose(index, rt);
-  }
-
-  /** The keys of a tab with focus: ArrowLeft/ArrowRight (wrapping), Home and End. */
-  moveFrom(tab: TabWidget, keybind: Keybind, rt: Rt): boolean {
-    if (keybind.ctrl || keybind.alt || keybind.meta || keybind.shift) return false;
-    const count = this.tabs.length;
-    const at = tab.index;
-    const next: Record<string, number> = {
-      ArrowRight: (at + 1) % count,
-      ArrowLeft: (at - 1 + count) % count,
-      Home: 0,
-      End: count - 1,
-    };
-    const index = next[keybind.key];
-    if (index === undefined) return false;
-    this.chooseAt(index, rt);
-    return true;
+    return this.#roving.entry();
   }
 
   override choose(option: string, rt: Rt): boolean {
-    const index = this.choices.indexOf(option);
-    if (index < 0) return false;
-    this.chooseAt(index, rt);
-    return true;
+    return this.#roving.choose(option, rt);
   }
 
   override optionNames(): readonly string[] {
-    return this.choices.labels();
+    return this.#roving.optionNames();
   }
 }
 
 /** One tab: `[General]` when chosen, ` General ` when not. */
-export class TabWidget extends LabelWidget {
-  /** Its index among the tabs. */
-  readonly index: number;
-  /** True on the chosen tab. */
-  selected = false;
-  readonly #list: TabListWidget;
-
-  /** Tab `index` of `list`. */
-  constructor(list: TabListWidget, index: number) {
-    super();
-    this.#list = list;
-    this.index = index;
-  }
-
+export class TabWidget extends RovingOption {
   override get kind(): "tab" {
     return "tab";
   }
 
-  override get focusable(): boolean {
-    return true;
+  protected override get chosenState(): State {
+    return "selected";
+  }
+
+  /** True on the chosen tab. */
+  get selected(): boolean {
+    return this.chosen;
   }
 
   override face(): string {
     return this.selected ? `[${this.label}]` : ` ${this.label} `;
   }
 
-  /** Shows whether it is the chosen one: its brackets, and `selected` on its node. */
-  show(selected: boolean): void {
-    if (selected === this.selected && this.node!.has("selected") === selected) return;
-    this.selected = selected;
-    this.host.tree.setState(this.node!, "selected", selected);
-    this.host.markLayoutDirty(this);
-  }
-
   override paint(area: PaintArea): void {
     const style = interactiveStyle(area, this.selected ? "heading" : "text");
     area.surface.write(area.x, area.y, this.face(), style, area.clip);
-  }
-
-  override activate(rt: Rt): void {
-    this.#list.chooseAt(this.index, rt);
-  }
-
-  override key(keybind: Keybind, rt: Rt): boolean {
-    return this.#list.moveFrom(this, keybind, rt);
   }
 }
 
