@@ -63,10 +63,10 @@ export async function addAndSee(client: Client): Promise<Tally> {
 export async function threeNotes(client: Client): Promise<Tally> {
   const tally = new Tally(client);
   const added = await addNotes(tally, ["Buy milk", "Walk the dog", "Write the README"]);
-  const done = idIn(added, /^\+ list_item "Buy milk" #\d+ in #\d+\n +checkbox "Done" #(\d+)/m);
+  const done = idIn(added, /^\+ list_item "Buy milk" #\d+.*\n +checkbox "Done" #(\d+)/m);
   const remove = idIn(
     added,
-    /^\+ list_item "Walk the dog" #\d+ in #\d+\n.*\n +button "Delete" #(\d+) destructive/m,
+    /^\+ list_item "Walk the dog" #\d+.*\n.*\n +button "Delete" #(\d+) destructive/m,
   );
   const ticked = await tally.call("ui_act", {
     id: done,

@@ -22,7 +22,7 @@
 
 import { join } from "node:path";
 import type { Client } from "../runtime/agent/transport/sdk.ts";
-import { readResultText } from "../runtime/agent/session/untrusted.ts";
+import { readResultText, UNTRUSTED_MARKER } from "../runtime/agent/session/untrusted.ts";
 import {
   childEnv,
   makeRuntimeDir,
@@ -131,7 +131,7 @@ const page = await withCrownmcp(TASKS_APP, [String(ROWS)], async (client) => {
   const whole = await text(client, "ui_tree", { max_bytes: 3_500_000 });
   const first = await text(client, "ui_tree");
   const nodes = await checkEveryNode(client, readResultText(whole).body);
-  const marked = whole.startsWith("untrusted app data") && first.startsWith("untrusted app data");
+  const marked = whole.startsWith(UNTRUSTED_MARKER) && first.startsWith(UNTRUSTED_MARKER);
   console.log(
     `  crownmcp: the whole tree ${bytes(whole)} bytes, ${
       tokens(whole)

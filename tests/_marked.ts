@@ -35,7 +35,7 @@ export interface Receipt {
   changes?: string;
 }
 
-/** Reads a `ui_act` receipt: `revision N` alone, or marked with the change text after it. */
+/** Reads a `ui_act` receipt: `rN` alone, or marked with the change text after it. */
 export function receiptOf(text: string): Receipt {
   const read = readResultText(text);
   assert.ok(read.revision !== undefined, `not a receipt: ${text}`);

@@ -8,15 +8,20 @@
  * - #12
  * + dialog "Settings" #40 in #1
  *    button "Close" #41
+ * + text "Unsaved" #42
  * ~ button "Save" #9 disabled
  * ```
+ *
+ * (a `+` line without `in` has the parent of the `+` line above it: `#42` is in `#1` too.)
  *
  * Net means: a node added and removed again since the revision gives no line; a node changed
  * twice gives one line, and none when it shows what it showed then; a frame that moved nodes
  * only (bounds) gives none. Nodes that only came into view or went out of it (the `offscreen`
  * state) get no line, their parent one (its line says which children are offscreen), and a
  * node that only lost the focus gets no line when another one gained it (that one's line says
- * where the focus went).
+ * where the focus went). A receipt (`acted`, the node an action was done on) also leaves out
+ * the focus that action gave the node: no line for it when that is all that changed, and none
+ * for the node that lost the focus to it (or to it and then nothing, when it is gone).
  *
  * The history runs on the thread that owns the mirror (the server worker), so the UI thread
  * pays nothing for it. It keeps every revision of the last 5 minutes or the last 256,
@@ -226,10 +231,15 @@ export class TreeHistory {
   /**
    * The net changes from revision `since` to now as lines, or null when `since` is older
    * than the history keeps. Names and values longer than `longest` characters are shown as
-   * their start and `…(+N chars)`. Throws a RangeError when `since` is after the current
-   * revision.
+   * their start and `…(+N chars)`. `acted`, for a receipt, is the node the action focused
+   * when it takes focus: the focus moving to it gives no line. Throws a RangeError when
+   * `since` is after the current revision.
    */
-  changeLines(since: number, longest: number = LONGEST_APP_TEXT): string[] | null {
+  changeLines(
+    since: number,
+    longest: number = LONGEST_APP_TEXT,
+    acted?: number,
+  ): string[] | null {
     if (since > this.mirror.revision) {
       throw new RangeError(
         `invalid arguments: since ${since} is after the current revision ${this.mirror.revision}`,
@@ -258,7 +268,7 @@ export class TreeHistory {
     for (const id of removedRoots) lines.push(`- #${id}`);
     if (added.size > 0 || before.size > 0) {
       const quote = (text: string) => quoteLongAppText(text, longest);
-      this.#walkChanges(added, before, lines, quote);
+      this.#walkChanges(added, before, lines, quote, acted);
     }
     return lines;
   }
@@ -269,6 +279,7 @@ export class TreeHistory {
     before: Map<number, NodeContent>,
     lines: string[],
     quote: (text: string) => string,
+    acted: number | undefined,
   ): void {
     const offscreen = STATE_BIT.offscreen;
     const focused = STATE_BIT.focused;
@@ -283,14 +294,20 @@ export class TreeHistory {
       }
     }
     // A node that only lost the focus gets no line when another node gained it: the focus is
-    // on one node at a time, so that node's line says where it went.
-    let focusGained = false;
+    // on one node at a time, so that node's line says where it went. The node acted on took
+    // it (the receipt's caller knows which node that is), even when it is gone since.
+    let focusGained = acted !== undefined && this.mirror.get(acted) === undefined;
     const onlyLostFocus: number[] = [];
+    // A `+` line right after another one's block, under the same parent, leaves out `in #P`.
+    let lastAddedParent: SemanticNode | null = null;
     const stack: SemanticNode[] = [this.mirror.root];
     while (stack.length > 0) {
       const node = stack.pop()!;
       if (added.has(node.id)) {
-        const parent = node.parent === null ? "" : ` in #${node.parent.id}`;
+        const parent = node.parent === null || node.parent === lastAddedParent
+          ? ""
+          : ` in #${node.parent.id}`;
+        lastAddedParent = node.parent;
         lines.push(`+ ${formatNodeLine(node, quote)}${parent}`);
         if (addedDescendants(node, quote, lines)) focusGained = true;
         continue;
@@ -303,12 +320,13 @@ export class TreeHistory {
       const inView = viewChanged.has(node.id);
       if (!sameContent || changedStates !== 0 || inView) {
         if (changedStates & node.states & focused) focusGained = true;
-        if (
-          sameContent && !inView && changedStates === focused && (node.states & focused) === 0
-        ) {
-          onlyLostFocus.push(lines.length);
+        const onlyFocus = sameContent && !inView && changedStates === focused;
+        const hasFocus = (node.states & focused) !== 0;
+        if (!onlyFocus || !hasFocus || node.id !== acted) {
+          if (onlyFocus && !hasFocus) onlyLostFocus.push(lines.length);
+          lines.push(`~ ${formatNodeLine(node, quote)}`);
+          lastAddedParent = null;
         }
-        lines.push(`~ ${formatNodeLine(node, quote)}`);
       }
       for (let index = node.children.length - 1; index >= 0; index--) {
         stack.push(node.children[index]!);
@@ -398,11 +416,17 @@ function readAllOf(lines: readonly string[], since: number, reserve: number): st
  * The change text of an action's receipt: what changed from `since` (the revision the action
  * was made at) to now, within {@link RECEIPT_BYTES} less `reserve` (what the receipt and
  * `ui_tree {"since"}` spend around the text); undefined when nothing changed or the revision
- * is no longer kept.
+ * is no longer kept. `acted` is the node the action focused when it takes focus (see
+ * {@link TreeHistory.changeLines}).
  */
-export function receiptText(history: TreeHistory, since: number, reserve = 0): string | undefined {
+export function receiptText(
+  history: TreeHistory,
+  since: number,
+  reserve = 0,
+  acted?: number,
+): string | undefined {
   if (since > history.revision) return undefined;
-  const lines = history.changeLines(since, RECEIPT_LONGEST_TEXT);
+  const lines = history.changeLines(since, RECEIPT_LONGEST_TEXT, acted);
   if (lines === null || lines.length === 0) return undefined;
   const budget = RECEIPT_BYTES - reserve;
   if (textBytes(lines) <= budget) return lines.join("\n") + "\n";

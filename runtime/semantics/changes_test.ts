@@ -103,6 +103,66 @@ Deno.test("TreeHistory.changeLines()", async (t) => {
     ], "a node that also changed otherwise keeps its line");
   });
 
+  await t.step("a + line under the parent of the + line above leaves out its in #P", () => {
+    const { tree, history, node, rows, frame } = followed();
+    const before = tree.revision;
+    const list = rows[0]!.parent!;
+    const first = node("list_item", "Buy milk");
+    const done = node("checkbox", "Done");
+    tree.setChildren(first, [done]);
+    const second = node("list_item", "Walk the dog");
+    const toast = node("text", "Saved");
+    tree.setChildren(list, [...list.children, first, second]);
+    tree.setChildren(tree.root, [...tree.root.children, toast]);
+    frame();
+    assert.deepEqual(history.changeLines(before), [
+      `+ list_item "Buy milk" #${first.id} in #${list.id}`,
+      `   checkbox "Done" #${done.id}`,
+      `+ list_item "Walk the dog" #${second.id}`,
+      `+ text "Saved" #${toast.id} in #1`,
+    ]);
+  });
+
+  await t.step("a receipt leaves out the focus its action gave the node acted on", () => {
+    const { tree, history, save, rows, frame } = followed();
+    const remove = rows[0]!.children[1]!;
+    tree.setState(save, "focused", true);
+    const before = frame();
+    tree.setState(save, "focused", false);
+    tree.setState(remove, "focused", true);
+    frame();
+    assert.deepEqual(history.changeLines(before, undefined, remove.id), []);
+    assert.deepEqual(
+      history.changeLines(before, undefined, save.id),
+      [`~ button "Delete" #${remove.id} focused`],
+      "the focus went elsewhere than the node acted on",
+    );
+    const focusedDelete = tree.revision;
+    tree.setState(remove, "focused", false);
+    tree.setState(save, "focused", true);
+    tree.setState(save, "disabled", true);
+    frame();
+    assert.deepEqual(
+      history.changeLines(focusedDelete, undefined, save.id),
+      [`~ button "Save" #${save.id} focused disabled`],
+      "a node that also changed otherwise keeps its line, focus and all",
+    );
+    const disabled = tree.revision;
+    tree.setState(save, "focused", false);
+    tree.remove(rows[1]!);
+    frame();
+    assert.deepEqual(
+      history.changeLines(disabled, undefined, rows[1]!.children[1]!.id),
+      [`- #${rows[1]!.id}`],
+      "the node acted on took the focus and is gone: the line of the one that lost it is left out",
+    );
+    assert.deepEqual(
+      history.changeLines(disabled),
+      [`- #${rows[1]!.id}`, `~ button "Save" #${save.id} disabled`],
+      "without acted (ui_tree since) the line stays",
+    );
+  });
+
   await t.step("gives no line for a node changed and changed back", () => {
     const { tree, history, save, frame } = followed();
     const before = tree.revision;

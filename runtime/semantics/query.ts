@@ -46,7 +46,8 @@ export interface QueryMatch {
   name: string | null;
   /**
    * From the window down to the node: `window "Notes" > list > list_item > button "Delete"`,
-   * each name quoted as tree text quotes it.
+   * each name quoted as tree text quotes it; for a query with `within`, from below that
+   * ancestor: `list_item > button "Delete"`.
    */
   path: string;
 }
@@ -156,12 +157,20 @@ function step(node: SemanticNode, longest: number): string {
 }
 
 /**
- * The path of a node from the root down to it, each name quoted as tree text quotes it and
- * cut past `longest` characters.
+ * The path of a node from the root (or from below its ancestor `above`) down to it, each name
+ * quoted as tree text quotes it and cut past `longest` characters.
  */
-export function nodePath(node: SemanticNode, longest: number = LONGEST_APP_TEXT): string {
+export function nodePath(
+  node: SemanticNode,
+  longest: number = LONGEST_APP_TEXT,
+  above: SemanticNode | null = null,
+): string {
   const steps: string[] = [];
-  for (let current: SemanticNode | null = node; current !== null; current = current.parent) {
+  for (
+    let current: SemanticNode | null = node;
+    current !== null && current !== above;
+    current = current.parent
+  ) {
     steps.push(step(current, longest));
   }
   return steps.reverse().join(" > ");
@@ -191,10 +200,14 @@ export function noNodeMessage(id: number): string {
 
 /**
  * A match with the node's value (never a secure node's) and states (`offscreen` when an
- * ancestor has it). A name or value longer than `longest` characters is cut, and `cut` says
- * how much and how to read it whole.
+ * ancestor has it), its path from below `within` when given. A name or value longer than
+ * `longest` characters is cut, and `cut` says how much and how to read it whole.
  */
-export function nodeMatch(node: SemanticNode, longest: number = LONGEST_APP_TEXT): NodeMatch {
+export function nodeMatch(
+  node: SemanticNode,
+  longest: number = LONGEST_APP_TEXT,
+  within: SemanticNode | null = null,
+): NodeMatch {
   const name = node.name === undefined
     ? { text: null, leftOut: 0 }
     : clipAppText(node.name, longest);
@@ -204,7 +217,7 @@ export function nodeMatch(node: SemanticNode, longest: number = LONGEST_APP_TEXT
     id: node.id,
     role: node.role,
     name: name.text,
-    path: nodePath(node, longest),
+    path: nodePath(node, longest, within),
     states: statesOf(states),
   };
   const cuts: string[] = [];
@@ -255,7 +268,7 @@ export function findNodes(
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (matchesQuery(node, query)) {
-      if (nodes.length < limit) nodes.push(nodeMatch(node, longest));
+      if (nodes.length < limit) nodes.push(nodeMatch(node, longest, self ? null : start));
       else more++;
     }
     for (let index = node.children.length - 1; index >= 0; index--) {
@@ -277,14 +290,17 @@ function findById(
     throw new RangeError(noNodeMessage(query.id!));
   }
   let inside = query.within === undefined;
+  let within: SemanticNode | undefined;
   if (!inside) {
-    const within = lookup(query.within!);
+    within = lookup(query.within!);
     if (within === undefined || !within.attached || !isUnder(within, root)) {
       throw new RangeError(noNodeMessage(query.within!));
     }
     inside = node !== within && isUnder(node, within);
   }
-  return { nodes: inside && matchesQuery(node, query) ? [nodeMatch(node, longest)] : [] };
+  return {
+    nodes: inside && matchesQuery(node, query) ? [nodeMatch(node, longest, within)] : [],
+  };
 }
 
 /** True when `node` is `root` or one of its descendants. */

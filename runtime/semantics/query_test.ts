@@ -209,6 +209,22 @@ Deno.test("findNodes()", async (t) => {
     assert.deepEqual(ids(deletes.nodes), [row.remove.id]);
   });
 
+  await t.step("with within, writes paths from below that ancestor", () => {
+    const { tree, list, rows } = notes();
+    const row = rows[1]!;
+    const paths = (query: Parameters<typeof findNodes>[1]) =>
+      findNodes(tree.root, query, lookup(tree)).nodes.map((match) => match.path);
+    assert.deepEqual(paths({ name: "Delete", within: row.item.id }), ['button "Delete"']);
+    assert.deepEqual(paths({ name: "Delete", within: list.id }), [
+      'list_item > button "Delete"',
+      'list_item > button "Delete"',
+    ]);
+    assert.deepEqual(paths({ id: row.remove.id, within: list.id }), ['list_item > button "Delete"']);
+    assert.deepEqual(paths({ id: row.remove.id }), [
+      'window "Notes" > list > list_item > button "Delete"',
+    ], "without within, from the window");
+  });
+
   await t.step("refuses a within id that names no node, saying how to recover", () => {
     const { tree } = notes();
     assert.throws(() => findNodes(tree.root, { within: 999 }, lookup(tree)), {

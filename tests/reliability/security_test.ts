@@ -128,7 +128,7 @@ Deno.test("security: a token guessed wrong many times; every guess refused, noth
  */
 function wrapped(result: ToolText, what: string): unknown {
   const [header, ...body] = result.text.split("\n");
-  assert.match(header!, new RegExp(`^${UNTRUSTED_MARKER}(, revision \\d+)?$`), what);
+  assert.match(header!, new RegExp(`^${UNTRUSTED_MARKER}( r\\d+)?$`), what);
   const { body: text } = readResultText(result.text);
   if (text.startsWith("{") || text.startsWith('"')) {
     assert.equal(body.length, 1, `${what}: a JSON body on one line`);

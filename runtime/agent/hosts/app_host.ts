@@ -98,8 +98,8 @@ export class AppHost implements SemanticHost {
   }
 
   /** The receipt of an action made at `since`. */
-  receipt(since: number, reserve?: number): string | undefined {
-    return this.#watch.receipt(since, reserve);
+  receipt(since: number, reserve?: number, acted?: number): string | undefined {
+    return this.#watch.receipt(since, reserve, acted);
   }
 
   /** How many `ui_wait` calls are pending. */

@@ -138,9 +138,10 @@ export interface SemanticHost {
   /**
    * The receipt of an action made at revision `since`: the change text from it to now, within
    * 2,048 bytes of answer, `reserve` of them spent outside the text; undefined when nothing
-   * changed.
+   * changed. `acted`: the node the action was done on, when the action focuses what it acts
+   * on (all but hover and scroll): the focus it gave that node is not a change worth a line.
    */
-  receipt(since: number, reserve?: number): string | undefined;
+  receipt(since: number, reserve?: number, acted?: number): string | undefined;
   /**
    * Resolves at the first revision where `condition` holds (at once when it does now);
    * rejects with HostError on timeout, for an unknown id, and when `signal` aborts.

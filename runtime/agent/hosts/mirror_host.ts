@@ -214,8 +214,8 @@ export class MirrorHost implements SemanticHost {
   }
 
   /** The receipt of an action made at `since`, from the mirror's history. */
-  receipt(since: number, reserve?: number): string | undefined {
-    return this.watch.receipt(since, reserve);
+  receipt(since: number, reserve?: number, acted?: number): string | undefined {
+    return this.watch.receipt(since, reserve, acted);
   }
 
   /** Waits in the worker, on the mirror: the UI thread is never asked. */

@@ -180,8 +180,8 @@ export class TreeWatch {
   }
 
   /** The change text from `since` to now, capped for a receipt; undefined when none. */
-  receipt(since: number, reserve?: number): string | undefined {
-    return receiptText(this.history, since, reserve);
+  receipt(since: number, reserve?: number, acted?: number): string | undefined {
+    return receiptText(this.history, since, reserve, acted);
   }
 
   /** How many waits are pending. */
@@ -255,14 +255,14 @@ export class TreeWatch {
     if (id !== undefined) {
       const node = this.history.mirror.get(id);
       if (node === undefined || !matchesQuery(node, query)) return { nodes: [] };
+      let within: SemanticNode | null = null;
       if (query.within !== undefined) {
-        let inside = false;
         for (let current = node.parent; current !== null; current = current.parent) {
-          if (current.id === query.within) inside = true;
+          if (current.id === query.within) within = current;
         }
-        if (!inside) return { nodes: [] };
+        if (within === null) return { nodes: [] };
       }
-      return { nodes: [nodeMatch(node)] };
+      return { nodes: [nodeMatch(node, undefined, within)] };
     }
     try {
       return this.#find(query);

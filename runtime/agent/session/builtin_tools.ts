@@ -243,7 +243,7 @@ const uiAct = builtin<ActRequest>({
   answer: async ({ host, takeToken }, { id, revision, action, confirm }) => {
     takeToken();
     const after = await host.act(id, revision, action, { confirm });
-    return receiptResult(host, revision, after);
+    return receiptResult(host, revision, after, id, action);
   },
 });
 

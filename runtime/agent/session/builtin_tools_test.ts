@@ -67,5 +67,5 @@ Deno.test("ui_act's check reads confirm; its answer takes a token and passes con
   });
   assert.equal(tokens, 1);
   assert.deepEqual(seen, [[3, 4, { action: "click" }, { confirm: true }]]);
-  assert.deepEqual(result, { content: [{ type: "text", text: "revision 5" }] });
+  assert.deepEqual(result, { content: [{ type: "text", text: "r5" }] });
 });

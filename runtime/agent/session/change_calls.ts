@@ -197,16 +197,26 @@ export function answerSince(
   );
 }
 
+/** The actions that do not focus the node they act on. */
+const UNFOCUSING_ACTIONS: ReadonlySet<unknown> = new Set(["hover", "scroll"]);
+
 /**
- * What `ui_act` answers after the action made at `revision` led to `after`: the new revision
- * (`revision 6`) and, when anything changed, the change text, the whole marked as app data.
+ * What `ui_act` answers after `action` on the node `id`, made at `revision`, led to `after`:
+ * the new revision (`r6`) and, when anything changed, the change text, the whole marked as
+ * app data. The focus the action gave the node itself is left out (the agent knows it).
  */
 export function receiptResult(
   host: SemanticHost,
   revision: number,
   after: number,
+  id?: number,
+  action?: unknown,
 ): CallToolResult {
-  const changes = host.receipt(revision, SINCE_HEADER_BYTES);
+  const kind = typeof action === "object" && action !== null
+    ? (action as { action?: unknown }).action
+    : undefined;
+  const acted = UNFOCUSING_ACTIONS.has(kind) ? undefined : id;
+  const changes = host.receipt(revision, SINCE_HEADER_BYTES, acted);
   return textOf(
     changes === undefined
       ? plainHeader({ revision: after })
