@@ -340,7 +340,7 @@ Deno.test("AgentServer reads the tree", async (t) => {
         id: idOf(served, { name: "Add" }),
         role: "button",
         name: "Add",
-        path: `window "Agent Test" > button "Add"`,
+        path: `button "Add"`,
         states: [],
       }],
     });

@@ -293,7 +293,7 @@ Deno.test("crowndev drives the counter example", async (t) => {
       // The ok line, then the receipt's change text (issue 12: act prints what changed).
       assert.match(
         act.stdout,
-        /^ok: click on #2 window "Counter" > button "\+1"; revision (\d+) → (\d+)\n/,
+        /^ok: click on #2 button "\+1"; revision (\d+) → (\d+)\n/,
       );
       assert.match(act.stdout, /\n~ text "Count: 1" #3\n/);
       const [, before, after] = /revision (\d+) → (\d+)/.exec(act.stdout)!;
@@ -320,7 +320,7 @@ Deno.test("crowndev drives the counter example", async (t) => {
         id: 2,
         role: "button",
         name: "+1",
-        path: `window "Counter" > button "+1"`,
+        path: `button "+1"`,
         states: ["focused"],
       });
       assert.match(answer.changes, /^~ text "Count: 4" #3$/m);
@@ -368,7 +368,7 @@ Deno.test("crowndev drives the counter example", async (t) => {
       assert.ok(run.stderr.includes(`  #1 window "Counter"  window "Counter"\n`), run.stderr);
       assert.match(
         run.stderr,
-        /\n {2}#3 text "Count: \d+" {2}window "Counter" > text "Count: \d+"\n$/,
+        /\n {2}#3 text "Count: \d+" {2}text "Count: \d+"\n$/,
       );
     });
 
@@ -638,7 +638,7 @@ Deno.test("crowndev waits, and acts by id with a receipt", async (t) => {
       const lines = run.stdout.trimEnd().split("\n");
       assert.match(
         lines[0]!,
-        /^ok: click on #\d+ window "Changes App" > button "Settings"; revision \d+ → \d+$/,
+        /^ok: click on #\d+ button "Settings"; revision \d+ → \d+$/,
       );
       assert.ok(lines.some((line) => /^\+ dialog "Settings" #\d+ modal in #1$/.test(line)));
       assert.ok(lines.some((line) => /^ +text "Theme: dark" #\d+$/.test(line)), run.stdout);
@@ -670,15 +670,18 @@ Deno.test("crowndev waits, and acts by id with a receipt", async (t) => {
       assert.match(
         run.stdout,
         new RegExp(
-          `^ok: click on #${close} window "Changes App" > dialog "Settings" > button "Close"; `,
+          `^ok: click on #${close} dialog "Settings" > button "Close"; `,
         ),
       );
       assert.match(run.stdout, new RegExp(`^- #${dialog}$`, "m"));
       const json = JSON.parse(
-        (await scene.run("--json", "act", `#${prepare}`, "focus")).stdout,
+        (await scene.run("--json", "act", `#${prepare}`, "hover")).stdout,
       );
       assert.equal(json.node.id, prepare);
       assert.equal(typeof json.changes, "string", "--json gives the change text unwrapped");
+      assert.match(json.changes, new RegExp(`^~ button "Prepare" #${prepare} hovered$`, "m"));
+      const focused = JSON.parse((await scene.run("--json", "act", `#${prepare}`, "focus")).stdout);
+      assert.equal(focused.changes, undefined, "the focus the action gave its node is no change");
     });
 
     await t.step("wait --gone exits 0 at once when nothing matches", async () => {
@@ -826,8 +829,8 @@ Deno.test("crowndev with several apps", async (t) => {
       assertFails(run, 5, new RegExp(`2 nodes in ${other.app} match \\{"role":"text"\\}`));
       const listed = run.stderr.trimEnd().split("\n").slice(1);
       assert.deepEqual(listed, [
-        `  #2 text "Second Window"  window "Second Window" > text "Second Window"`,
-        `  #4 text "Count: 0"  window "Second Window" > text "Count: 0"`,
+        `  #2 text "Second Window"  text "Second Window"`,
+        `  #4 text "Count: 0"  text "Count: 0"`,
       ]);
     });
 

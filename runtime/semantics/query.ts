@@ -45,9 +45,9 @@ export interface QueryMatch {
   /** The accessible name; null when the node has none. */
   name: string | null;
   /**
-   * From the window down to the node: `window "Notes" > list > list_item > button "Delete"`,
-   * each name quoted as tree text quotes it; for a query with `within`, from below that
-   * ancestor: `list_item > button "Delete"`.
+   * From below the window down to the node: `list > list_item > button "Delete"`, each name
+   * quoted as tree text quotes it; for a query with `within`, from below that ancestor:
+   * `list_item > button "Delete"`. The window's own path is `window "Notes"`.
    */
   path: string;
 }
@@ -157,18 +157,20 @@ function step(node: SemanticNode, longest: number): string {
 }
 
 /**
- * The path of a node from the root (or from below its ancestor `above`) down to it, each name
- * quoted as tree text quotes it and cut past `longest` characters.
+ * The path of a node from below the root (the window, the same for every node) or from below
+ * its ancestor `above` down to it, each name quoted as tree text quotes it and cut past
+ * `longest` characters. The root's own path is its step alone.
  */
 export function nodePath(
   node: SemanticNode,
   longest: number = LONGEST_APP_TEXT,
   above: SemanticNode | null = null,
 ): string {
+  if (node.parent === null) return step(node, longest);
   const steps: string[] = [];
   for (
     let current: SemanticNode | null = node;
-    current !== null && current !== above;
+    current !== null && current.parent !== null && current !== above;
     current = current.parent
   ) {
     steps.push(step(current, longest));

@@ -101,21 +101,21 @@ Deno.test("queryTree()", async (t) => {
         id: title.id,
         role: "text_field",
         name: "Title",
-        path: 'window "Notes" > text_field "Title"',
+        path: 'text_field "Title"',
       },
     ]);
     assert.deepEqual(queryTree(tree.root, { role: "list" }), [
-      { id: list.id, role: "list", name: null, path: 'window "Notes" > list' },
+      { id: list.id, role: "list", name: null, path: "list" },
     ]);
     const [password] = queryTree(tree.root, { role: "text_field", name: "Sync password" });
     assert.ok(!JSON.stringify(password).includes("hunter2"));
   });
 
-  await t.step("gives paths from the window down to the node", () => {
+  await t.step("gives paths from below the window down to the node", () => {
     const { tree } = notes();
     assert.deepEqual(queryTree(tree.root, { role: "button", name: "Delete" }).map((m) => m.path), [
-      'window "Notes" > list > list_item > button "Delete"',
-      'window "Notes" > list > list_item > button "Delete"',
+      'list > list_item > button "Delete"',
+      'list > list_item > button "Delete"',
     ]);
     assert.deepEqual(queryTree(tree.root, { role: "window" }).map((m) => m.path), [
       'window "Notes"',
@@ -181,19 +181,17 @@ Deno.test("nodePath()", async (t) => {
     tree.setName(button, 'OK" > button "Pay');
     tree.setChildren(tree.root, [group]);
     tree.setChildren(group, [button]);
-    assert.equal(
-      nodePath(button),
-      'window "A \\"quoted\\" > title" > group > button "OK\\" > button \\"Pay"',
-    );
+    assert.equal(nodePath(button), 'group > button "OK\\" > button \\"Pay"');
+    assert.equal(nodePath(tree.root), 'window "A \\"quoted\\" > title"', "the window's own");
   });
 
   await t.step("writes a node without a name as its role alone", () => {
     const tree = new SemanticTree("W");
     const item = tree.createNode("list_item");
     tree.setChildren(tree.root, [item]);
-    assert.equal(nodePath(item), 'window "W" > list_item');
+    assert.equal(nodePath(item), "list_item");
     tree.setName(item, "");
-    assert.equal(nodePath(item), 'window "W" > list_item ""', "an empty name is still a name");
+    assert.equal(nodePath(item), 'list_item ""', "an empty name is still a name");
   });
 });
 
@@ -219,10 +217,12 @@ Deno.test("findNodes()", async (t) => {
       'list_item > button "Delete"',
       'list_item > button "Delete"',
     ]);
-    assert.deepEqual(paths({ id: row.remove.id, within: list.id }), ['list_item > button "Delete"']);
+    assert.deepEqual(paths({ id: row.remove.id, within: list.id }), [
+      'list_item > button "Delete"',
+    ]);
     assert.deepEqual(paths({ id: row.remove.id }), [
-      'window "Notes" > list > list_item > button "Delete"',
-    ], "without within, from the window");
+      'list > list_item > button "Delete"',
+    ], "without within, from below the window");
   });
 
   await t.step("refuses a within id that names no node, saying how to recover", () => {
@@ -274,7 +274,7 @@ Deno.test("findNodes()", async (t) => {
       id: title.id,
       role: "text_field",
       name: "Title",
-      path: 'window "Notes" > text_field "Title"',
+      path: 'text_field "Title"',
       states: ["focused"],
       value: "milk and honey",
     });

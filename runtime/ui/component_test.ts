@@ -115,7 +115,7 @@ Deno.test("following signals, memos and bindings", async (t) => {
       id,
       role: "text",
       name: "second",
-      path: `window "Test" > text "second"`,
+      path: `text "second"`,
       states: [],
     });
   });

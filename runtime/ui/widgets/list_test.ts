@@ -223,11 +223,11 @@ Deno.test("list() row names", async (t) => {
   await t.step("a row is named by its text, and queries find it by that name", async () => {
     const { app } = await renderList(["milk", "eggs"]);
     const eggs = app.get({ role: "list_item", name: "eggs" });
-    assert.equal(eggs.path, 'window "Test" > list > list_item "eggs"');
+    assert.equal(eggs.path, 'list > list_item "eggs"');
     const open = app.query({ role: "button", name: "Open" }).map((match) => match.path);
     assert.deepEqual(open, [
-      'window "Test" > list > list_item "milk" > button "Open"',
-      'window "Test" > list > list_item "eggs" > button "Open"',
+      'list > list_item "milk" > button "Open"',
+      'list > list_item "eggs" > button "Open"',
     ]);
     assert.equal(app.query({ role: "text", name: "eggs" }).length, 1, "the text is still found");
     await app.close();
