@@ -42,7 +42,10 @@ export class SemanticTree {
   readonly #nodes = new NodeIndex();
   #nextId = 1;
   #revision = 0;
+  /** The nodes created before the last commit that changed since: new ones are found by id. */
   #touched = new Set<SemanticNode>();
+  /** How many nodes created since the last commit are still in the tree. */
+  #created = 0;
   /**
    * The first id handed out since the last commit: nodes from it on were created since, and
    * no consumer has seen them yet (ids are handed out in order, so no Set is needed).
@@ -72,7 +75,7 @@ export class SemanticTree {
 
   /** True when changes wait for the next `commit()`. */
   get hasChanges(): boolean {
-    return this.#touched.size > 0 || this.#removed.length > 0;
+    return this.#touched.size > 0 || this.#removed.length > 0 || this.#created > 0;
   }
 
   /** The node with `id`, if it is in the tree. */
@@ -88,7 +91,7 @@ export class SemanticTree {
   createNode(role: Role): SemanticNode {
     const node = new SemanticNode(this.#nextId++, role);
     this.#nodes.add(node);
-    this.#touched.add(node);
+    this.#created++; // reported as new at the next commit, found by id: no entry in #touched
     return node;
   }
 
@@ -106,7 +109,7 @@ export class SemanticTree {
     if (node.role === "text" || node.role === "list_item") this.#nameSources.add(node);
     if (node.name === name) return;
     node.name = name;
-    this.#touched.add(node);
+    this.#touch(node);
   }
 
   /**
@@ -118,7 +121,7 @@ export class SemanticTree {
     if (node.has("secure")) value = undefined;
     if (node.value === value) return;
     node.value = value;
-    this.#touched.add(node);
+    this.#touch(node);
   }
 
   /**
@@ -129,7 +132,7 @@ export class SemanticTree {
   setDescription(node: SemanticNode, description: string | undefined): void {
     if (node.description === description) return;
     node.description = description;
-    this.#touched.add(node);
+    this.#touch(node);
   }
 
   /**
@@ -142,7 +145,7 @@ export class SemanticTree {
     if (this.#derived.delete(node)) node.name = undefined; // only rows are named by content
     node.role = role;
     this.#nameSources.add(node);
-    this.#touched.add(node);
+    this.#touch(node);
   }
 
   /**
@@ -156,7 +159,7 @@ export class SemanticTree {
     if (states === node.states) return;
     node.states = states;
     if (state === "secure" && on) node.value = undefined;
-    this.#touched.add(node);
+    this.#touch(node);
   }
 
   /**
@@ -177,7 +180,7 @@ export class SemanticTree {
   placeNode(node: SemanticNode, x: number, y: number, width: number, height: number): void {
     if (node.isAt(x, y, width, height)) return;
     node.setBounds(x, y, width, height);
-    this.#touched.add(node);
+    this.#touch(node);
   }
 
   /**
@@ -210,7 +213,7 @@ export class SemanticTree {
     // A copy of exactly the right length: an array built with push() keeps room for 16 more.
     node.children = children.length === 0 ? NO_CHILDREN : children.slice();
     this.#nameSources.add(node);
-    this.#touched.add(node);
+    this.#touch(node);
   }
 
   /**
@@ -227,7 +230,13 @@ export class SemanticTree {
     this.#forget(node);
   }
 
+  /** Records a change of `node` for the next commit (a node made since is reported anyway). */
+  #touch(node: SemanticNode): void {
+    if (node.id < this.#firstCreatedId) this.#touched.add(node);
+  }
+
   #forget(node: SemanticNode): void {
+    const was = node.attached;
     node.attached = false;
     node.parent = null;
     this.#nodes.delete(node);
@@ -236,6 +245,7 @@ export class SemanticTree {
     this.#nameSources.delete(node);
     // A node created and removed within one frame was never seen: it is no change to report.
     if (node.id < this.#firstCreatedId) this.#removed.push(node.id);
+    else if (was) this.#created--;
     const children = node.children;
     for (let index = 0; index < children.length; index++) this.#forget(children[index]!);
   }
@@ -254,6 +264,12 @@ export class SemanticTree {
     this.#touched.forEach((node) => {
       if (node.attached) nodes.push(nodeData(node));
     });
+    // Then the nodes created since the last commit that are still in the tree, in the order
+    // they were made.
+    for (let id = this.#firstCreatedId; id < this.#nextId; id++) {
+      const node = this.#nodes.get(id);
+      if (node !== undefined) nodes.push(nodeData(node));
+    }
     const update: TreeUpdate = {
       revision: this.#revision,
       root: this.root.id,
@@ -261,6 +277,7 @@ export class SemanticTree {
       removed: this.#removed,
     };
     this.#touched = new Set();
+    this.#created = 0;
     this.#firstCreatedId = this.#nextId;
     this.#removed = [];
     return update;
@@ -290,7 +307,7 @@ export class SemanticTree {
       else this.#derived.add(row);
       if (row.name === name) continue;
       row.name = name;
-      this.#touched.add(row);
+      this.#touch(row);
     }
   }
 

@@ -223,8 +223,10 @@ export class Widget {
   /**
    * Appends several child widgets at once (a container's children as they mount): one
    * children array of exactly their number and one word to the host, not one per child.
+   * With `owned` the widget may keep `added` itself as its children (the caller made it
+   * for that and changes it no more).
    */
-  appendAll(added: readonly Widget[]): void {
+  appendAll(added: Widget[], owned = false): void {
     if (added.length === 0) return;
     const disabled = this.effectivelyDisabled;
     for (let index = 0; index < added.length; index++) {
@@ -233,7 +235,7 @@ export class Widget {
       if (disabled) showDisabled(child); // it joins a disabled container
     }
     const children = this.#children;
-    this.#children = children === null ? added.slice() : children.concat(added);
+    this.#children = children === null ? (owned ? added : added.slice()) : children.concat(added);
     this.host.markStructureDirty(this);
     this.host.markLayoutDirty(this);
   }
@@ -334,15 +336,21 @@ export function showDisabled(widget: Widget): void {
 /** Takes a widget out of the app: marks its subtree unmounted and removes its nodes. */
 export function detach(widget: Widget): void {
   widget.host.elementRemoved(widget);
-  const stack = [widget];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    current.mounted = false;
-    // Removing a node takes its whole semantic subtree; nested nodes are then already gone.
-    if (current.node !== null) current.host.tree.remove(current.node);
-    pushChildren(stack, current);
-  }
+  unmount(widget);
   widget.parent = null;
+}
+
+/**
+ * Marks `current` and its subtree unmounted and removes their nodes, depth first and the
+ * last child first (the order the ids are reported removed in). Recursion: no stack to make
+ * for each of the rows a list drops.
+ */
+function unmount(current: Widget): void {
+  current.mounted = false;
+  // Removing a node takes its whole semantic subtree; nested nodes are then already gone.
+  if (current.node !== null) current.host.tree.remove(current.node);
+  const children = current.children;
+  for (let index = children.length - 1; index >= 0; index--) unmount(children[index]!);
 }
 
 /** Pushes the children of `widget` onto `stack` (an indexed loop: no iterator to make). */

@@ -61,19 +61,22 @@ export function mountChildren(
   element: Widget,
   children: readonly View[],
 ): void {
-  const mounted: Widget[] = [];
+  // Exactly as long as the children, so that it can be the widget's own array.
+  const mounted = new Array<Widget>(children.length);
+  let count = 0;
   try {
-    for (const child of children) {
+    for (; count < children.length; count++) {
+      const child = children[count];
       if (!(child instanceof View)) {
         throw new TypeError(
           `a container's children must be views (text(), button(), ...), got ${typeof child}`,
         );
       }
-      mounted.push(child.mount(context));
+      mounted[count] = child.mount(context);
     }
   } finally {
     // Appended together, even those mounted before a child that threw, as one by one before.
-    element.appendAll(mounted);
+    element.appendAll(count === mounted.length ? mounted : mounted.slice(0, count), true);
   }
 }
 
