@@ -195,7 +195,7 @@ export class FrameLoop {
     const { root, focus, tree } = this.#parts;
     const changed = this.#structure.childrenChanged;
     this.#offscreen.update(root, focus.overlaySet, width, height, changed);
-    changed.clear();
+    this.#structure.offscreenUpdated();
     const top = focus.topDialog();
     if (top === this.#modal) return;
     if (this.#modal?.node && this.#modal.mounted) tree.setState(this.#modal.node, "modal", false);

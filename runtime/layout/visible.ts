@@ -119,18 +119,19 @@ export class OffscreenTracker {
     overlays: Iterable<LayoutNode>,
     width: number,
     height: number,
-    childrenChanged: ReadonlySet<LayoutNode>,
+    childrenChanged: readonly LayoutNode[],
   ): void {
     const before = this.#inView;
     // A container whose subtree changed anywhere may hold a node out of view that is not
     // marked yet (one added inside a row without a node of its own): its marks are redone.
     const changedBelow = new Set<LayoutNode>();
-    childrenChanged.forEach((element) => {
+    for (let index = 0; index < childrenChanged.length; index++) {
+      const element = childrenChanged[index]!;
       for (let current: LayoutNode | null = element; current !== null; current = current.parent) {
         if (changedBelow.has(current)) break;
         changedBelow.add(current);
       }
-    });
+    }
     const inView = new Set<LayoutNode>();
     const outOfView: LayoutNode[] = [];
     const window: Rect = { x: 0, y: 0, width, height };
