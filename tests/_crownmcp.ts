@@ -7,8 +7,9 @@
 
 import { join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
+import type { Client } from "../runtime/agent/transport/sdk.ts";
 import { StdioClientTransport } from "../runtime/agent/transport/sdk_stdio.ts";
-import { childEnv, REPO_ROOT } from "./_app_process.ts";
+import { childEnv, REPO_ROOT, REQUEST_TIMEOUT_MS } from "./_app_process.ts";
 
 /** `deno` (this executable) and its arguments, exactly as the `crownmcp` task runs it. */
 export function crownmcpCommand(): { command: string; args: string[] } {
@@ -55,4 +56,28 @@ export function crownmcpTransport(
     env: childEnv(env),
     stderr: "pipe",
   });
+}
+
+/**
+ * Waits until crownmcp's `tools/list` has the app tool `tool`, as an agent that heard
+ * `tools/list_changed` would list again: crownmcp answers its first `tools/list` after
+ * waiting only briefly for the handshake of the app it selects on its own (a stopped app must
+ * not hold it up), and a loaded machine can make that handshake slower. Returns the names
+ * listed; fails after `timeoutMs`.
+ */
+export async function untilAppTool(
+  client: Client,
+  tool = "ui_act",
+  timeoutMs: number = REQUEST_TIMEOUT_MS,
+): Promise<string[]> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const { tools } = await client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+    const names = tools.map((each) => each.name);
+    if (names.includes(tool)) return names;
+    if (performance.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms: tools/list still lists ${names.join()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

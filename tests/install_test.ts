@@ -8,6 +8,7 @@ import { markedContent, receiptOf } from "./_marked.ts";
 import assert from "node:assert/strict";
 import { Client } from "../runtime/agent/transport/sdk.ts";
 import { StdioClientTransport } from "../runtime/agent/transport/sdk_stdio.ts";
+import { untilAppTool } from "./_crownmcp.ts";
 import {
   childEnv,
   makeRuntimeDir,
@@ -52,8 +53,7 @@ Deno.test("deno task install, then the installed crownmcp and crowndev work", as
         "the installed crownmcp",
       );
       try {
-        const { tools } = await client.listTools();
-        assert.ok(tools.some((tool) => tool.name === "ui_act"), JSON.stringify(tools));
+        await untilAppTool(client);
         const text = (result: Awaited<ReturnType<Client["callTool"]>>) =>
           (result.content as { text: string }[])[0]!.text;
         const query = markedContent(text(

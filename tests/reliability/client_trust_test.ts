@@ -30,7 +30,7 @@ import {
   withTimeout,
 } from "../_app_process.ts";
 import { crowndev, type Run } from "../_crowndev_process.ts";
-import { crownmcpTransport } from "../_crownmcp.ts";
+import { crownmcpTransport, untilAppTool } from "../_crownmcp.ts";
 import { Client } from "../../runtime/agent/transport/sdk.ts";
 import { until } from "./_shared.ts";
 
@@ -286,6 +286,7 @@ Deno.test({
           const refusal = `${planted}: belongs to uid ${NOBODY}, not to this user (uid ${UID})`;
 
           await withAgent(env, async (agent) => {
+            await untilAppTool(agent.client);
             const listed = await agent.listApps();
             assert.deepEqual(listed.apps.map(({ app, selected }) => ({ app, selected })), [
               { app: counter, selected: true },
@@ -382,6 +383,7 @@ Deno.test("client trust: sticky parents like /tmp are accepted by the app and th
         socket,
       ]);
       await withAgent(env, async (agent) => {
+        await untilAppTool(agent.client);
         const listed = await agent.listApps();
         assert.equal(listed.refused, undefined);
         assert.deepEqual(listed.apps.map((a) => a.selected), [true]);
@@ -466,7 +468,7 @@ Deno.test("client trust: ids of an app that exited never act in the app selected
     const first = await start();
     await withAgent(env, async (agent) => {
       await t.step("an app selected on its own at start must be read before acting", async () => {
-        await until(async () => (await agent.tools()).includes("ui_act"), "the app's tools");
+        await untilAppTool(agent.client);
         // An id no node has: whatever the outcome, the app's state stays as it was.
         const acted = await agent.call("ui_act", { id: 999, revision: 1, action: click });
         assert.equal(acted.isError, true, acted.text);
