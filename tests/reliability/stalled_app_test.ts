@@ -165,8 +165,15 @@ Deno.test("a hung server: crownmcp tries it again until it answers, and fails ca
     await until(async () => (await toolNames(agent)).includes("echo"), "the server's tools");
     assert.equal((await agent.call("echo")).text, "called echo");
 
-    rogue.process.kill("SIGUSR1"); // it hangs again
-    await rogue.process.waitFor(/^rogue: hanging$/);
+    // It hangs again. It said "rogue: hanging" once already, when it started: wait for the
+    // next one, or the call below may reach it before it took the signal in.
+    const hangs = () => rogue.process.lines.filter((line) => line === "rogue: hanging").length;
+    const before = hangs();
+    rogue.process.kill("SIGUSR1");
+    await until(
+      () => hangs() > before,
+      () => `the server to hang again; it wrote:\n${rogue.process.stderr}`,
+    );
     const failed = await agent.call("echo");
     assert.equal(failed.isError, true);
     assert.match(failed.text, /is not answering \(no answer to ping within 5 s\)/);
@@ -197,6 +204,6 @@ Deno.test("crowndev gives up on a stopped app after --timeout, with exit code 6"
       notes.process.kill("SIGCONT");
     }
     const tree = await scene.crowndev("tree", "--timeout", "10000");
-    assert.equal(tree.code, 0, tree.stderr);
+    assert.equal(tree.code, 0, `${tree.stderr}\nthe app wrote:\n${notes.process.stderr}`);
   });
 });
