@@ -316,7 +316,14 @@ Deno.test({
         await pane.click(at.x + 1, at.y);
         await pane.waitForText("[x] Done Buy milk");
         await pane.keys("C-c");
-        await pane.waitForText("log written to");
+        // Typed only once the shell prompts again: a line typed while the app is still on
+        // its way out (the terminal already cooked, its read of standard input still
+        // pending) goes to the app, and the shell never sees it.
+        await pane.waitFor("the app to end and the shell's prompt", (screen) => {
+          const shown = screen.filter((line) => line.trim() !== "");
+          const log = shown.findLastIndex((line) => line.includes("log written to"));
+          return log !== -1 && log < shown.length - 1 && shown.at(-1) === "shell$";
+        });
         await pane.type(`echo "EXIT $?"`);
         await pane.keys("Enter");
         const screen = await waitForExit(pane);
