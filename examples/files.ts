@@ -29,7 +29,6 @@ import {
   table,
   text,
   textField,
-  widget,
 } from "../runtime/mod.ts";
 
 /** One entry of a directory. */
@@ -216,7 +215,8 @@ export function filesApp(start: string) {
     })
       .selection(selected)
       .onActivate((entry) => enter(entry))
-      .width(48);
+      .width(50)
+      .border("rounded", { title: "Entries" });
 
     return column(
       heading(bind(() => `Files — ${path.get()}`)),
@@ -227,8 +227,7 @@ export function filesApp(start: string) {
       ),
       show(bind(() => problem.get() !== ""), () => text(problem).style({ fg: "error" })),
       row(
-        // A box of its own for the frame, as a widget() without a role: no node of its own.
-        widget({}, entryTable).border("rounded", { title: "Entries" }),
+        entryTable,
         scrollView(previewLines(preview))
           .label("Preview")
           .border("rounded", {

@@ -75,8 +75,8 @@ export function galleryApp() {
       radioGroup({ label: "Size", options: ["Small", "Medium", "Large"], value: size }),
       toggleSwitch({ label: "Wi-Fi", value: wifi }),
       text(bind(() => `${colour.get()}, ${size.get()}, Wi-Fi ${wifi.get() ? "on" : "off"}`)),
-      textArea({ label: "Notes", value: notes, columns: 27, rows: 4 }),
-    ).gap(1);
+      textArea({ label: "Notes", value: notes, columns: 26, rows: 4 }),
+    ).gap(1).border("rounded", { title: "Choices" }).padding({ x: 1 });
     const download = cx.signal(0, { name: "download" });
     let timer: ReturnType<typeof setInterval> | undefined;
     const stop = () => {
@@ -100,18 +100,18 @@ export function galleryApp() {
         "Notify",
         () => cx.notify(`Hello from the gallery (${colour.get()})`, { kind: "success" }),
       ),
-    );
+    ).border("rounded", { title: "Progress" }).padding({ x: 1 });
     const settings = tabs({
       label: "Settings",
       tabs: [
         tab("General", () => text("Shown in the General tab")),
         tab("Advanced", () => checkbox("Verbose logs", false)),
       ],
-    });
+    }).border("rounded", { title: "Tabs" }).padding({ x: 1 });
     return column(
       heading("Gallery"),
       row(
-        choices.width(28),
+        choices.width(30),
         column(
           work,
           settings,
@@ -130,16 +130,16 @@ export function galleryApp() {
               ],
               rows: GALLERY_FILES,
               key: (file) => file.name,
-            }).grow(),
+            }).grow().border("rounded"),
             treeView({
               label: "Folders",
               items: ["home", "projects", "music"],
               name: (path: string) => path.slice(path.lastIndexOf("/") + 1),
               children: (path) => foldersIn(path),
               hasChildren: (path) => path.split("/").length < 4,
-            }).width(24),
+            }).width(24).border("rounded"),
           ).grow(),
-        ).gap(1).grow(),
+        ).grow(),
       ).grow(),
     );
   });

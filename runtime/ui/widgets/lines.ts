@@ -17,11 +17,13 @@
  * @module
  */
 
+import { insetLeft, insetTop, insetX, insetY } from "../../layout/node.ts";
 import type { Signal } from "../../reactive/mod.ts";
 import type { SemanticNode } from "../../semantics/mod.ts";
 import type { Keybind } from "../../text/keybind.ts";
 import type { Rt } from "../rt.ts";
 import type { PaintArea, StyleName } from "../surface.ts";
+import { intersectRects, isEmptyRect } from "../../text/rect.ts";
 import { TypeAhead } from "../type_ahead.ts";
 import { Widget } from "../widget.ts";
 
@@ -128,10 +130,14 @@ export abstract class LinesWidget<T> extends Widget {
   cursor: Line<T> | null = null;
   /** The index of the first line in view. */
   top = 0;
-  /** The box's width at the last layout. */
+  /** The width inside the box's border and padding at the last layout. */
   width = 0;
-  /** The box's height at the last layout. */
+  /** The height inside the box's border and padding at the last layout. */
   height = 0;
+  /** Where the inner box starts: the cells of border and padding left of it. */
+  innerX = 0;
+  /** Where the inner box starts: the cells of border and padding above it. */
+  innerY = 0;
   /** What the app gave. */
   readonly handlers: LinesHandlers<T>;
   readonly #typeAhead = new TypeAhead();
@@ -143,8 +149,8 @@ export abstract class LinesWidget<T> extends Widget {
   #revealCursor = false;
   /** The stand-ins made, by line. */
   readonly #proxies = new Set<LineWidget<T>>();
-  /** The width lines were placed at. */
-  #lineWidth = -1;
+  /** The width and inner box lines were placed at. */
+  #placedAt = "";
   /** Where in the line the last hit fell (a person's click), -1 when not known. */
   pointerX = -1;
 
@@ -216,11 +222,15 @@ export abstract class LinesWidget<T> extends Widget {
   }
 
   override arranged(width: number, height: number): void {
-    this.width = width;
-    this.height = height;
-    const lineWidth = this.lineWidth;
-    if (lineWidth !== this.#lineWidth) {
-      this.#lineWidth = lineWidth;
+    // The lines show inside the box's border and padding: `width` and `height` are the box's.
+    const style = this.layout.style;
+    this.innerX = insetLeft(style);
+    this.innerY = insetTop(style);
+    this.width = Math.max(0, width - insetX(style));
+    this.height = Math.max(0, height - insetY(style));
+    const placedAt = `${this.lineWidth} ${this.innerX} ${this.innerY}`;
+    if (placedAt !== this.#placedAt) {
+      this.#placedAt = placedAt;
       this.#allMoved = true;
       this.widthChanged();
     }
@@ -278,10 +288,12 @@ export abstract class LinesWidget<T> extends Widget {
     tree.setState(line.node, "offscreen", !meets && (parent === null || this.#meets(parent)));
     if (parent === null && !meets) tree.setBounds(line.node, PARKED);
     else {
+      // A line's bounds are relative to the widget's box; those inside a line, to that line.
       const y = parent === null
-        ? this.headerLines + line.index - this.top
+        ? this.innerY + this.headerLines + line.index - this.top
         : line.index - parent.index;
-      tree.setBounds(line.node, { x: 0, y, width: this.lineWidth, height: line.size });
+      const x = parent === null ? this.innerX : 0;
+      tree.setBounds(line.node, { x, y, width: this.lineWidth, height: line.size });
     }
     const proxy = line.proxy;
     if (proxy !== null) this.#boxProxy(proxy);
@@ -445,7 +457,11 @@ export abstract class LinesWidget<T> extends Widget {
     return undefined;
   }
 
-  override hitChild(x: number, y: number): Widget | null {
+  override hitChild(boxX: number, boxY: number): Widget | null {
+    // (boxX, boxY) is in the widget's box; the lines are in the box inside its border and padding.
+    const x = boxX - this.innerX;
+    const y = boxY - this.innerY;
+    if (x < 0 || y < 0 || y >= this.height) return null;
     if (y < this.headerLines) return this.headerHit(x);
     const line = this.lines[this.top + y - this.headerLines];
     if (line === undefined || x >= this.lineWidth) return null;
@@ -471,8 +487,8 @@ export abstract class LinesWidget<T> extends Widget {
 
   /** Gives a stand-in the box of its line, where it shows (or would, scrolled to). */
   #boxProxy(proxy: LineWidget<T>): void {
-    const y = this.headerLines + proxy.line.index - this.top;
-    proxy.layout.setBox(0, y, this.lineWidth, 1);
+    const y = this.innerY + this.headerLines + proxy.line.index - this.top;
+    proxy.layout.setBox(this.innerX, y, this.lineWidth, 1);
   }
 
   #dropProxy(proxy: LineWidget<T>): void {
@@ -502,10 +518,14 @@ export abstract class LinesWidget<T> extends Widget {
     return focused !== null && (focused === this || focused.parent === this);
   }
 
-  override paint(area: PaintArea): void {
+  override paint(box: PaintArea): void {
+    // Lines, header and scroll bar paint in the area inside the border and padding (`area.x`,
+    // `area.y`), and are clipped to it.
+    const area = { ...box, clip: intersectRects(box.clip, box) };
+    if (isEmptyRect(area.clip)) return;
     this.paintHeader(area);
     const focused = this.focusWithin;
-    const body = area.bounds.y + this.headerLines;
+    const body = area.y + this.headerLines;
     const end = Math.min(this.lines.length, this.top + this.bodyHeight);
     for (let index = this.top; index < end; index++) {
       const line = this.lines[index]!;
@@ -519,7 +539,7 @@ export abstract class LinesWidget<T> extends Widget {
       const y = body + index - this.top;
       if (style !== "text" && style !== "disabled") {
         area.surface.fill(
-          { x: area.bounds.x, y, width: this.lineWidth, height: 1 },
+          { x: area.x, y, width: this.lineWidth, height: 1 },
           style,
           area.clip,
         );
@@ -533,7 +553,7 @@ export abstract class LinesWidget<T> extends Widget {
   #paintScrollBar(area: PaintArea, body: number): void {
     const height = this.bodyHeight;
     const total = this.lines.length;
-    const column = area.bounds.x + this.width - 1;
+    const column = area.x + this.width - 1;
     const thumbSize = Math.max(1, Math.round((height * height) / total));
     const thumbStart = Math.round((this.top / (total - height)) * (height - thumbSize));
     for (let row = 0; row < height; row++) {

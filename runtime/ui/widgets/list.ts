@@ -8,6 +8,7 @@
  * @module
  */
 
+import { insetY } from "../../layout/node.ts";
 import { disposeOwner, Owner, runWithOwner, untracked } from "../../reactive/mod.ts";
 import type { Memo, Signal } from "../../reactive/mod.ts";
 import { type Role, type SemanticNode, type SemanticTree, STATES } from "../../semantics/mod.ts";
@@ -190,7 +191,9 @@ class ListWidget<T> extends Widget {
   pageRows(): number {
     let view: Widget | null = this.parent;
     while (view !== null && !view.layout.style.scrolls) view = view.parent;
-    const height = (view ?? this).layout.height;
+    // The rows in view: its box less its border and padding.
+    const box = (view ?? this).layout;
+    const height = box.height - insetY(box.style);
     const rowHeight = Math.max(1, this.children[0]?.layout.height ?? 1);
     return Math.max(1, Math.floor(height / rowHeight) - 1);
   }

@@ -443,10 +443,11 @@ export class TableWidget<T> extends LinesWidget<T> {
       return at;
     });
     const tree = this.host.tree;
-    tree.setBounds(this.headerNode, { x: 0, y: 0, width: this.lineWidth, height: 1 });
+    const { innerX, innerY } = this;
+    tree.setBounds(this.headerNode, { x: innerX, y: innerY, width: this.lineWidth, height: 1 });
     this.headers.forEach((header, index) => {
       const box = this.#cellBox(index);
-      header.layout.setBox(box.x, 0, box.width, 1);
+      header.layout.setBox(innerX + box.x, innerY, box.width, 1);
       tree.setBounds(header.node!, box);
     });
     for (const line of this.lines) if (line.shown) this.#showCells(line, true);
@@ -487,10 +488,10 @@ export class TableWidget<T> extends LinesWidget<T> {
 
   override paintHeader(area: PaintArea): void {
     const { surface, clip } = area;
-    const y = area.bounds.y;
+    const y = area.y;
     const focused = this.host.focused;
     this.headers.forEach((header, index) => {
-      const x = area.bounds.x + (this.#left[index] ?? 0);
+      const x = area.x + (this.#left[index] ?? 0);
       const width = this.#widths[index] ?? 0;
       const style = interactiveStyle(
         {
@@ -515,7 +516,7 @@ export class TableWidget<T> extends LinesWidget<T> {
   override paintLine(area: PaintArea, line: Line<T>, y: number, style: StyleName): void {
     const texts = cellTexts(this.columns, line.item);
     texts.forEach((text, index) => {
-      const x = area.bounds.x + (this.#left[index] ?? 0);
+      const x = area.x + (this.#left[index] ?? 0);
       const width = this.#widths[index] ?? 0;
       const shown = this.#aligned(text, width, this.columns[index]!.align);
       area.surface.write(x, y, shown, style, area.clip);

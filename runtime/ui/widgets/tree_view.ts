@@ -289,7 +289,7 @@ export class TreeViewWidget<T> extends LinesWidget<T> {
 
   override paintLine(area: PaintArea, line: Line<T>, y: number, style: StyleName): void {
     const item = line as TreeLine<T>;
-    const x = area.bounds.x + INDENT * line.depth;
+    const x = area.x + INDENT * line.depth;
     const marker = !item.expandable ? "  " : item.loading ? "⋯ " : item.expanded ? "▾ " : "▸ ";
     const room = Math.max(0, this.lineWidth - INDENT * line.depth - 2);
     const after = area.surface.write(x, y, marker, style, area.clip);
