@@ -7,7 +7,6 @@
 import assert from "node:assert/strict";
 import { decode } from "npm:fast-png@8.0.0";
 import {
-  bind,
   button,
   column,
   component,
