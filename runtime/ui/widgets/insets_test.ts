@@ -1,10 +1,21 @@
 // Widgets that lay out and paint their own content (a table, a tree view, a text area) and a
 // list show it inside their own border and padding: content, node bounds, clicks and pages.
 import assert from "node:assert/strict";
-import { clickAt } from "../../input/person.ts";
+import { clickAt, draggableAt, dragTo } from "../../input/person.ts";
 import { absoluteBounds } from "../../semantics/mod.ts";
 import { render, type TestApp } from "../../testing.ts";
-import { column, component, list, scrollView, table, text, textArea, treeView } from "../mod.ts";
+import {
+  column,
+  component,
+  list,
+  scrollView,
+  select,
+  slider,
+  table,
+  text,
+  textArea,
+  treeView,
+} from "../mod.ts";
 import type { WidgetView } from "../widget_view.ts";
 
 type File = { name: string; size: number };
@@ -185,5 +196,31 @@ for (const frame of ["border", "padding"] as const) {
     await app.press("PageDown");
     await app.type("!");
     assert.match(app.get({ role: "text_area" }).value!, /\nlin!e 4\n/);
+  });
+
+  Deno.test(`a slider with ${frame} follows a drag on its track; a select's popup opens under its box`, async () => {
+    await using app = await render(
+      component(() =>
+        column(
+          framed(slider({ label: "Volume", value: 0, min: 0, max: 19 }), frame),
+          framed(select({ label: "Colour", options: ["Red", "Green"], value: "Red" }), frame),
+        )
+      ),
+      { width: 40, height: 12 },
+    );
+    const lines = app.screen().lines;
+    assert.equal(lines[1], framedLine("Volume [●───────────────────] 0"));
+    // The track starts after the edge and "Volume [": its cell 0 is column 9, cell 1 value 1.
+    const volume = draggableAt(app.app, 10, 1)!;
+    assert.ok(volume !== null && dragTo(app.app, volume, 10, 1));
+    await app.settle();
+    assert.equal(app.get({ role: "slider" }).value, "1");
+    assert.ok(dragTo(app.app, volume, 28, 1));
+    await app.settle();
+    assert.equal(app.get({ role: "slider" }).value, "19");
+    assert.equal(lines[4], framedLine("Colour [Red    ▾]"));
+    await app.act(app.get({ role: "combo_box" }).id, { action: "press_key", keybind: "Enter" });
+    // Under the box ([Red ...] at column 8, after the edge and "Colour "), past the frame.
+    assert.equal(app.screen().lines[6], "        ┌──────────┐");
   });
 }

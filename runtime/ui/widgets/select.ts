@@ -10,6 +10,7 @@
  * @module
  */
 
+import { insetLeft } from "../../layout/node.ts";
 import { cellWidth } from "../../text/cell_width.ts";
 import type { Keybind } from "../../text/keybind.ts";
 import { Disclosure } from "../disclosure.ts";
@@ -269,7 +270,10 @@ export class SelectView<T> extends WidgetView {
       content: (inner, popup) => widget.mountOptions(inner, popup),
       changed: () => context.host.markLayoutDirty(widget), // ▾ becomes ▴
       current: () => widget.choices.index,
-      indent: () => cellWidth(widget.label === "" ? "" : `${widget.label} `),
+      // The popup opens under the box, after the label (inside the select's border, padding).
+      indent: () =>
+        insetLeft(widget.layout.style) +
+        cellWidth(widget.label === "" ? "" : `${widget.label} `),
     });
     this.followLabel(context, widget, options.label);
     widget.choices.follow(context, options, "select()");

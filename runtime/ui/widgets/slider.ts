@@ -5,6 +5,7 @@
  * @module
  */
 
+import { insetLeft } from "../../layout/node.ts";
 import { cellWidth } from "../../text/cell_width.ts";
 import type { Keybind } from "../../text/keybind.ts";
 import { Signal } from "../../reactive/mod.ts";
@@ -110,7 +111,8 @@ export class SliderWidget extends LabelWidget {
   }
 
   override dragTo(x: number, _y: number): void {
-    const trackStart = cellWidth(this.face());
+    // `x` is in the slider's box; its face and track start inside its border and padding.
+    const trackStart = insetLeft(this.layout.style) + cellWidth(this.face());
     const fraction = clamp((x - trackStart) / (SLIDER_TRACK - 1), 0, 1);
     this.#moveTo(this.min + fraction * (this.max - this.min));
   }
