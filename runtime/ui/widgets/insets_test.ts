@@ -5,6 +5,7 @@ import { clickAt, draggableAt, dragTo } from "../../input/person.ts";
 import { absoluteBounds } from "../../semantics/mod.ts";
 import { render, type TestApp } from "../../testing.ts";
 import {
+  button,
   column,
   component,
   list,
@@ -222,5 +223,19 @@ for (const frame of ["border", "padding"] as const) {
     await app.act(app.get({ role: "combo_box" }).id, { action: "press_key", keybind: "Enter" });
     // Under the box ([Red ...] at column 8, after the edge and "Colour "), past the frame.
     assert.equal(app.screen().lines[6], "        ┌──────────┐");
+  });
+
+  Deno.test(`a scroll view with ${frame}: PageDown scrolls by the rows inside it, less one`, async () => {
+    const rows = Array.from({ length: 40 }, (_, index) => text(`Row ${index}`));
+    await using app = await render(
+      component(() =>
+        column(framed(scrollView(column(button("Top", () => {}), ...rows)), frame).height(10))
+      ),
+      { width: 20, height: 12 },
+    );
+    assert.equal(app.screen().lines[1], framedLine("[ Top ]"));
+    await app.act(app.get({ role: "button", name: "Top" }).id, { action: "focus" });
+    await app.press("PageDown"); // eight rows show inside: a page is seven
+    assert.equal(app.screen().lines[1], framedLine("Row 6  "));
   });
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { scrollContent } from "../../layout/node.ts";
+import { insetY, scrollContent } from "../../layout/node.ts";
 import type { Keybind } from "../../text/keybind.ts";
 import type { Rect } from "../../text/rect.ts";
 import type { PaintArea, Surface } from "../surface.ts";
@@ -28,7 +28,8 @@ export class ScrollWidget extends Widget {
 
   override key(keybind: Keybind): boolean {
     if (keybind.ctrl || keybind.alt || keybind.meta) return false;
-    const page = Math.max(1, this.layout.height - 1);
+    // A page is the rows that show inside its border and padding, less one kept in sight.
+    const page = Math.max(1, this.layout.height - insetY(this.layout.style) - 1);
     if (keybind.key === "PageDown") return this.scroll(0, page);
     if (keybind.key === "PageUp") return this.scroll(0, -page);
     return false;
