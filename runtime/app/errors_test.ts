@@ -6,7 +6,19 @@
  */
 
 import assert from "node:assert/strict";
-import { bind, button, column, component, show, textField } from "../mod.ts";
+import {
+  bind,
+  button,
+  checkbox,
+  column,
+  component,
+  list,
+  select,
+  show,
+  text,
+  textField,
+  widget,
+} from "../mod.ts";
 import { render } from "../testing.ts";
 import { errorsApp } from "../../tests/fixtures/errors_app.ts";
 import { setLogSink } from "./log.ts";
@@ -171,4 +183,43 @@ Deno.test("an async click, menu item or submit handler that rejects is shown, no
     "The click handler failed: not saved",
   ]);
   assert.equal(app.query({ role: "button", name: "Save and close" }).length, 0);
+});
+
+Deno.test("an async list, checkbox, select or widget() handler that rejects is shown too", async () => {
+  const later = (message: string) => async () => {
+    await Promise.resolve();
+    throw new Error(message);
+  };
+  await using app = await render(
+    component(() =>
+      column(
+        list(["Buy milk"], (item) => text(item), (item) => item).onActivate(later("not opened")),
+        checkbox("Done", false).onToggle(later("not ticked")),
+        select({ label: "Colour", options: ["Red", "Green"], onChange: later("not chosen") }),
+      )
+    ),
+    { clock: "manual" },
+  );
+  const row = app.get({ role: "list_item", name: "Buy milk" });
+  await app.act(row.id, { action: "double_click" });
+  await app.act(app.get({ role: "checkbox" }).id, { action: "click" });
+  await app.act(app.get({ role: "combo_box" }).id, { action: "select", option: "Green" });
+  await app.advance(0);
+  assert.deepEqual(app.query({ role: "status" }).map((s) => s.name), [
+    "The onActivate handler failed: not opened",
+    "The change handler failed: not ticked",
+    "The change handler failed: not chosen",
+  ]);
+  await app.close(); // one manual-clock app at a time
+  await using custom = await render(
+    component(() =>
+      widget({ role: "button", name: "Custom", focusable: true, onClick: later("no click") })
+    ),
+    { clock: "manual" },
+  );
+  await custom.act(custom.get({ role: "button", name: "Custom" }).id, { action: "click" });
+  await custom.advance(0);
+  assert.deepEqual(custom.query({ role: "status" }).map((s) => s.name), [
+    "The click handler failed: no click",
+  ]);
 });

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { settleHandler } from "../handler.ts";
 import { Signal } from "../../reactive/mod.ts";
 import type { Rt } from "../rt.ts";
 import { fitFrom, interactiveStyle, type PaintArea } from "../surface.ts";
@@ -60,7 +61,7 @@ export class CheckboxWidget extends LabelWidget {
     const next = !current;
     if (source instanceof Signal) source.set(next);
     else if (!(source instanceof Binding)) this.show(next); // a plain value: the box keeps its own state
-    this.#onToggle?.(next, rt);
+    settleHandler(this, "the change handler", this.#onToggle?.(next, rt));
   }
 }
 

@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { Widget } from "../widget.ts";
+import { settleHandler } from "../handler.ts";
 import { type Memo, Signal } from "../../reactive/mod.ts";
 import type { Rt } from "../rt.ts";
 import { follow, isReactive, type MountContext, type Prop } from "../view.ts";
@@ -109,9 +111,10 @@ export class Choices<T> {
 
   /**
    * Chooses the option at `index`, as a person or an agent does: sets the signal (or the
-   * widget's own choice) and calls `onChange`, unless it is chosen already.
+   * widget's own choice) and calls `onChange`, unless it is chosen already; `widget` (the one
+   * the options are of) reports a rejection of an async `onChange`.
    */
-  choose(index: number, rt: Rt): void {
+  choose(index: number, rt: Rt, widget: Widget): void {
     const entry = this.entries[index];
     if (entry === undefined) return;
     const source = this.#source;
@@ -120,7 +123,7 @@ export class Choices<T> {
     if (Object.is(current, entry.value)) return;
     if (source instanceof Signal) source.set(entry.value);
     else if (source === undefined || !isReactive(source)) this.#show(entry.value);
-    this.#onChange?.(entry.value, rt);
+    settleHandler(widget, "the change handler", this.#onChange?.(entry.value, rt));
   }
 }
 

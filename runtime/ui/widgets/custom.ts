@@ -5,6 +5,7 @@
  * @module
  */
 
+import { settleHandler } from "../handler.ts";
 import type { Keybind } from "../../text/keybind.ts";
 import { isRole, type Role } from "../../semantics/mod.ts";
 import type { Rt } from "../rt.ts";
@@ -56,7 +57,8 @@ export class CustomWidget extends LabelWidget {
     super();
     this.#focusable = options.focusable ?? false;
     this.#content = options.content !== undefined;
-    if (options.onClick) this.activate = options.onClick;
+    const onClick = options.onClick;
+    if (onClick) this.activate = (rt) => settleHandler(this, "the click handler", onClick(rt));
     if (options.onKey) this.key = options.onKey;
     if (options.onText) this.insertText = options.onText;
   }

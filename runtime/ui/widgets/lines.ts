@@ -17,6 +17,7 @@
  * @module
  */
 
+import { settleHandler } from "../handler.ts";
 import { insetLeft, insetTop, insetX, insetY } from "../../layout/node.ts";
 import type { Signal } from "../../reactive/mod.ts";
 import type { SemanticNode } from "../../semantics/mod.ts";
@@ -330,7 +331,9 @@ export abstract class LinesWidget<T> extends Widget {
     const selection = this.handlers.selection;
     const key = line === null ? null : line.key;
     if (selection !== undefined && !Object.is(selection.get(), key)) selection.set(key);
-    if (line !== null && rt !== null) this.handlers.onSelect?.(line.item, rt);
+    if (line !== null && rt !== null) {
+      settleHandler(this, "the onSelect handler", this.handlers.onSelect?.(line.item, rt));
+    }
   }
 
   /** Shows `line` as the selected one, without telling the app. */
@@ -363,7 +366,7 @@ export abstract class LinesWidget<T> extends Widget {
   activateLine(line: Line<T>, rt: Rt): boolean {
     const onActivate = this.handlers.onActivate;
     if (onActivate === undefined) return false;
-    onActivate(line.item, rt);
+    settleHandler(this, "the onActivate handler", onActivate(line.item, rt));
     return true;
   }
 

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { settleHandler } from "../handler.ts";
 import { insetY } from "../../layout/node.ts";
 import { disposeOwner, Owner, runWithOwner, untracked } from "../../reactive/mod.ts";
 import type { Memo, Signal } from "../../reactive/mod.ts";
@@ -143,7 +144,9 @@ class ListWidget<T> extends Widget {
     if (selection !== undefined && !Object.is(selection.get(), row.rowKey)) {
       selection.set(row.rowKey);
     }
-    if (rt !== null) this.#handlers.onSelect?.(row.item, rt);
+    if (rt !== null) {
+      settleHandler(this, "the onSelect handler", this.#handlers.onSelect?.(row.item, rt));
+    }
   }
 
   /** Shows `row` (or none) as the selected one, without telling the app. */
@@ -166,7 +169,7 @@ class ListWidget<T> extends Widget {
   activateItem(row: ListRowWidget<T>, rt: Rt): boolean {
     const onActivate = this.#handlers.onActivate;
     if (onActivate === undefined) return false;
-    onActivate(row.item, rt);
+    settleHandler(this, "the onActivate handler", onActivate(row.item, rt));
     return true;
   }
 

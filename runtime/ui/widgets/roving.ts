@@ -129,7 +129,7 @@ export class RovingGroup<T, O extends RovingOption> implements OptionGroup {
     const option = this.options[index];
     if (option === undefined) return;
     this.#widget.host.focus(option);
-    this.#choices.choose(index, rt);
+    this.#choices.choose(index, rt, this.#widget);
   }
 
   /** The keys of an option with focus: next and previous (wrapping), Home and End. */

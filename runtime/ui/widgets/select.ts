@@ -125,7 +125,7 @@ export class SelectWidget<T> extends LabelWidget {
   /** Chooses the option at `index` (a click or Enter on it): closes, then tells the app. */
   chooseAt(index: number, rt: Rt): void {
     this.disclosure.close();
-    this.choices.choose(index, rt);
+    this.choices.choose(index, rt, this);
   }
 
   // Keys reach the select from its focused option too (they bubble up to it).
@@ -150,7 +150,7 @@ export class SelectWidget<T> extends LabelWidget {
     const index = this.choices.indexOf(option);
     if (index < 0) return false;
     if (this.open) this.disclosure.close();
-    this.choices.choose(index, rt);
+    this.choices.choose(index, rt, this);
     return true;
   }
 
