@@ -404,12 +404,21 @@ export async function actCommand(
       );
     }
     const node = answer.nodes[0]!;
-    const result = await call(session, "ui_act", {
-      id: node.id,
-      revision: answer.revision,
-      action,
-      ...(confirm ? { confirm: true } : {}),
-    }) as unknown as ActAnswer;
+    let result: ActAnswer;
+    try {
+      result = await call(session, "ui_act", {
+        id: node.id,
+        revision: answer.revision,
+        action,
+        ...(confirm ? { confirm: true } : {}),
+      }) as unknown as ActAnswer;
+    } catch (error) {
+      // The app's refusal speaks to agents ("confirm": true); on the command line it is a flag.
+      if (error instanceof CliError && !confirm && error.message.includes('"confirm": true')) {
+        throw new CliError(error.code, `${error.message} (with crowndev: add --confirm)`);
+      }
+      throw error;
+    }
     // The receipt's change text: crowndev shows app text as data, escaped.
     const changes = result.text;
     if (context.json) {

@@ -220,7 +220,10 @@ Deno.test("crowndev act refuses a destructive click without --confirm and makes 
     const query = "role=button,name=Delete";
     assertFails(await scene.run("act", query, "click"), 1, /deletes or overwrites the user's data/);
     const refused = await scene.run("act", query, "click");
-    assert.match(refused.stderr, /call it again with "confirm": true/);
+    assert.match(
+      refused.stderr,
+      /call it again with "confirm": true \(with crowndev: add --confirm\)/,
+    );
     assertFails(await scene.run("tree", "--confirm"), 2, /--confirm works only with crowndev act/);
     const run = await scene.run("act", query, "click", "--confirm");
     assert.equal(run.code, 0, JSON.stringify(run));
