@@ -111,17 +111,33 @@ export function treeLevel(node: SemanticNode): number {
 /**
  * Which children of `node` are offscreen, as its line says it once for all of them:
  * ` offscreen=#12..#96,#140`, each run of consecutive children (among all the node's children)
- * by its first and last id, a lone one by its id; empty when none is. The children's own
- * lines then carry no `offscreen` (what is under them is offscreen with them).
+ * by its first and last id, a lone one by its id; empty when none is. When the children in
+ * view make fewer runs than those out of it, the line names them instead, ` onscreen=#97..#139`,
+ * and every other child is offscreen: a long list scrolled to its middle is one run, not two.
+ * The children's own lines then carry no `offscreen` (what is under them is offscreen with them).
  */
 export function offscreenRuns(node: SemanticNode): string {
-  const children = node.children;
+  const offscreen = childRuns(node.children, true);
+  if (offscreen === "") return "";
+  const onscreen = childRuns(node.children, false);
+  return onscreen !== "" && runCount(onscreen) < runCount(offscreen)
+    ? ` onscreen=${onscreen}`
+    : ` offscreen=${offscreen}`;
+}
+
+function runCount(runs: string): number {
+  return runs.split(",").length;
+}
+
+/** The runs of `children` that are offscreen (or, with `offscreen` false, in view). */
+function childRuns(children: readonly SemanticNode[], offscreen: boolean): string {
+  const wanted = (child: SemanticNode) => ((child.states & OFFSCREEN) !== 0) === offscreen;
   let runs = "";
   for (let index = 0; index < children.length; index++) {
-    if ((children[index]!.states & OFFSCREEN) === 0) continue;
+    if (!wanted(children[index]!)) continue;
     let last = index;
-    while (last + 1 < children.length && (children[last + 1]!.states & OFFSCREEN) !== 0) last++;
-    runs += (runs === "" ? " offscreen=#" : ",#") + children[index]!.id;
+    while (last + 1 < children.length && wanted(children[last + 1]!)) last++;
+    runs += (runs === "" ? "#" : ",#") + children[index]!.id;
     if (last > index) runs += "..#" + children[last]!.id;
     index = last;
   }

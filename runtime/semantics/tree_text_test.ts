@@ -304,7 +304,7 @@ Deno.test("quoteAppText() writes a bidi control as \\uXXXX", () => {
   assert.equal(quoteAppText("a\u202eb"), '"a\\u202eb"');
 });
 
-Deno.test("formatTree() marks offscreen children once, on their parent's line", () => {
+Deno.test("formatTree() marks offscreen children once, on their parent's line, or those in view when fewer runs", () => {
   const tree = new SemanticTree("List");
   const list = tree.createNode("list");
   const rows = Array.from({ length: 7 }, (_, index) => {
@@ -312,16 +312,22 @@ Deno.test("formatTree() marks offscreen children once, on their parent's line", 
     tree.setName(row, `Row ${index}`);
     return row;
   });
-  for (const index of [0, 1, 3, 5, 6]) tree.setState(rows[index]!, "offscreen", true);
+  for (const index of [0, 1, 3, 4]) tree.setState(rows[index]!, "offscreen", true);
   tree.setChildren(list, rows);
   tree.setChildren(tree.root, [list]);
   tree.commit();
   const ids = rows.map((row) => row.id);
-  const text = formatTree(tree.root);
+  let text = formatTree(tree.root);
+  // Two runs out of view, two in view: the ones out of view are named.
   assert.equal(
     text.split("\n")[1],
-    ` list #${list.id} offscreen=#${ids[0]}..#${ids[1]},#${ids[3]},#${ids[5]}..#${ids[6]}`,
+    ` list #${list.id} offscreen=#${ids[0]}..#${ids[1]},#${ids[3]}..#${ids[4]}`,
   );
+  // Fewer runs in view than out of it (a list scrolled to its middle): those in view are named.
+  for (const index of [5, 6]) tree.setState(rows[index]!, "offscreen", true);
+  tree.commit();
+  text = formatTree(tree.root);
+  assert.equal(text.split("\n")[1], ` list #${list.id} onscreen=#${ids[2]}`);
   assert.ok(!/list_item .*offscreen/.test(text), text);
   // A line read on its own (a view's first line, a change line) says it itself.
   assert.equal(formatNodeLine(rows[3]!), `list_item "Row 3" #${ids[3]} offscreen`);
