@@ -24,8 +24,8 @@ export interface BenchRow {
   done: Signal<boolean>;
 }
 
-/** A root component with `count` rows. */
-export function listApp(count: number) {
+/** A root component with `count` rows; `styled`: each row on the surface colour, its title bold in the accent colour. */
+export function listApp(count: number, styled = false) {
   return component((cx) => {
     const rows = cx.signal<BenchRow[]>(
       Array.from({ length: count }, (_, index) => ({
@@ -38,12 +38,14 @@ export function listApp(count: number) {
     const clicks = cx.signal(0, { name: "clicks" });
     return column(
       text(bind(() => `${clicks.get()} clicks`)),
-      list(rows, (item) =>
-        row(
+      list(rows, (item) => {
+        const line = row(
           checkbox("Done", item.done),
-          text(item.title),
+          styled ? text(item.title).style({ fg: "accent", bold: true }) : text(item.title),
           button("Delete", () => clicks.set(clicks.get() + 1)),
-        ), (item) => item.id),
+        );
+        return styled ? line.style({ bg: "surface" }) : line;
+      }, (item) => item.id),
     );
   });
 }

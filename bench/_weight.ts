@@ -140,9 +140,10 @@ export async function clickToFrame(
   largeRows: number,
   clicks: number,
   warmup = 20,
+  styled = false,
 ): Promise<ClickFigure> {
-  const small = await render(listApp(smallRows));
-  const large = await render(listApp(largeRows));
+  const small = await render(listApp(smallRows, styled));
+  const large = await render(listApp(largeRows, styled));
   try {
     const targets = [
       { app: small, id: middleCheckbox(small), samples: [] as number[] },
