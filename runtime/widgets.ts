@@ -33,6 +33,8 @@ export {
   CheckboxView,
   CustomView,
   DialogView,
+  type ItemHandlers,
+  ItemsView,
   ListView,
   MenuItemView,
   MenuView,

@@ -89,6 +89,7 @@ const VIEW_CLASSES = [
   "CheckboxView",
   "CustomView",
   "DialogView",
+  "ItemsView",
   "ListView",
   "MenuItemView",
   "MenuView",
@@ -317,6 +318,7 @@ Deno.test("./widgets exports the view classes, the mounted widget and what it is
     [
       ...VIEW_CLASSES,
       "Host",
+      "ItemHandlers",
       "LayoutStyle",
       "MountContext",
       "Size",

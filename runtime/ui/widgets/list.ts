@@ -20,7 +20,8 @@ import type { PaintArea } from "../surface.ts";
 import { TypeAhead } from "../type_ahead.ts";
 import { follow, type MountContext, type Prop, View } from "../view.ts";
 import { detach, Widget } from "../widget.ts";
-import { followName, mountWidget, WidgetView, withNodeSource } from "../widget_view.ts";
+import { followName, mountWidget, withNodeSource } from "../widget_view.ts";
+import { ItemsView } from "./items_view.ts";
 
 /**
  * One row of a list: selected by a click, moved from by the arrows, PageUp/PageDown,
@@ -247,14 +248,11 @@ export type ListItems<T> = Prop<readonly T[]> | Signal<T[]> | Memo<T[]>;
 type Row<T> = ListRowWidget<T>;
 
 /** A list of rows rendered from items. */
-export class ListView<T> extends WidgetView {
+export class ListView<T> extends ItemsView<T> {
   readonly #items: ListItems<T>;
   readonly #render: (item: T, index: number) => View;
   readonly #key: (item: T, index: number) => unknown;
-  #onSelect: ((item: T, rt: Rt) => void) | undefined;
-  #onActivate: ((item: T, rt: Rt) => void) | undefined;
   #rowLabel: ((item: T) => Prop<string>) | undefined;
-  #selection: Signal<unknown> | undefined;
 
   /** Apps call `list()` instead. */
   constructor(
@@ -266,45 +264,6 @@ export class ListView<T> extends WidgetView {
     this.#items = items;
     this.#render = render;
     this.#key = key;
-  }
-
-  /** Calls `fn` when a row is selected (a click, or arrow keys). */
-  onSelect(fn: (item: T, rt: Rt) => void): this {
-    this.#onSelect = fn;
-    return this;
-  }
-
-  /**
-   * Makes the selection the app's: `selection` holds the key of the selected row (as `key`
-   * gives it; the item itself without a key function), or null for none. A click, the
-   * arrows, type-ahead or an agent's `select` set it; setting it selects that row (none
-   * when no row has that key now, and again when one does).
-   *
-   * @example The app sets the selection, and a click changes it
-   * ```ts
-   * import assert from "node:assert/strict";
-   * import { component, list, text, type Signal } from "@crownui/runtime";
-   * import { render } from "@crownui/runtime/testing";
-   *
-   * let chosen: Signal<unknown> | undefined;
-   * await using app = await render(component((cx) => {
-   *   chosen = cx.signal<unknown>("b");
-   *   return list(["a", "b", "c"], (item) => text(item)).selection(chosen);
-   * }));
-   * assert.deepEqual(app.query({ role: "list_item", state: "selected" }).map((m) => m.name), ["b"]);
-   * await app.act(app.get({ role: "list_item", name: "c" }).id, { action: "click" });
-   * assert.equal(chosen!.get(), "c");
-   * ```
-   */
-  selection(selection: Signal<unknown>): this {
-    this.#selection = selection;
-    return this;
-  }
-
-  /** Calls `fn` when a row is activated (a double click, or Enter). */
-  onActivate(fn: (item: T, rt: Rt) => void): this {
-    this.#onActivate = fn;
-    return this;
   }
 
   /**
@@ -342,14 +301,11 @@ export class ListView<T> extends WidgetView {
 
   /** Makes the widget and keeps its rows in step with the items. */
   protected build(context: MountContext): Widget {
+    const handlers = this.itemHandlers;
     const { host } = context;
     const element = mountWidget(
       context,
-      new ListWidget<T>({
-        onSelect: this.#onSelect,
-        onActivate: this.#onActivate,
-        selection: this.#selection,
-      }),
+      new ListWidget<T>(handlers),
       "list",
     );
     followName(context, element, this.nameProp(undefined));
@@ -475,10 +431,10 @@ export class ListView<T> extends WidgetView {
             if (element.selected === row) element.selected = null;
           }
         }
-        if (this.#selection !== undefined) element.showSelection(this.#selection.get());
+        if (handlers.selection !== undefined) element.showSelection(handlers.selection.get());
       });
     }, "list()");
-    const selection = this.#selection;
+    const selection = handlers.selection;
     if (selection !== undefined) {
       follow(
         context,

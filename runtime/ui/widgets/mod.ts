@@ -9,6 +9,7 @@ export { button, ButtonView, ButtonWidget, type Handler } from "./button.ts";
 export { checkbox, CheckboxView, CheckboxWidget } from "./checkbox.ts";
 export type { Choice, ChoiceList, ChoiceOptions, LabelledChoice } from "./choices.ts";
 export { CustomView, CustomWidget, widget, type WidgetOptions } from "./custom.ts";
+export { type ItemHandlers, ItemsView } from "./items_view.ts";
 export { dialog, DialogView, DialogWidget } from "./dialog.ts";
 export { list, type ListItems, ListView } from "./list.ts";
 export { menu, menuItem, MenuItemView, MenuItemWidget, MenuView, MenuWidget } from "./menu.ts";

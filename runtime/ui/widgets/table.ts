@@ -24,7 +24,8 @@ import type { Rt } from "../rt.ts";
 import { interactiveStyle, type PaintArea, type StyleName } from "../surface.ts";
 import { follow, type MountContext, type Prop } from "../view.ts";
 import { type Size, Widget } from "../widget.ts";
-import { followName, mountWidget, WidgetView } from "../widget_view.ts";
+import { followName, mountWidget } from "../widget_view.ts";
+import { ItemsView } from "./items_view.ts";
 import { Line, LinesWidget } from "./lines.ts";
 import type { ListItems } from "./list.ts";
 
@@ -531,11 +532,8 @@ export class TableWidget<T> extends LinesWidget<T> {
 }
 
 /** A table of rows under a header of columns. */
-export class TableView<T> extends WidgetView {
+export class TableView<T> extends ItemsView<T> {
   readonly #options: TableOptions<T>;
-  #onSelect: ((row: T, rt: Rt) => void) | undefined;
-  #onActivate: ((row: T, rt: Rt) => void) | undefined;
-  #selection: Signal<unknown> | undefined;
 
   /** Apps call `table()` instead. */
   constructor(options: TableOptions<T>) {
@@ -543,58 +541,13 @@ export class TableView<T> extends WidgetView {
     this.#options = options;
   }
 
-  /** Calls `fn` with the row each time another row is selected (a click, a key, `select`). */
-  onSelect(fn: (row: T, rt: Rt) => void): this {
-    this.#onSelect = fn;
-    return this;
-  }
-
-  /** Calls `fn` with the row a person activates (Enter, a double click). */
-  onActivate(fn: (row: T, rt: Rt) => void): this {
-    this.#onActivate = fn;
-    return this;
-  }
-
-  /**
-   * Makes the selection the app's: `selection` holds the selected row's key (as `key` gives
-   * it; the row itself without one), or null for none. A click, the keys or an agent's
-   * `select` set it; setting it selects that row and scrolls it into view.
-   *
-   * @example The app selects a row, an agent another
-   * ```ts
-   * import assert from "node:assert/strict";
-   * import { component, type Signal, table } from "@crownui/runtime";
-   * import { render } from "@crownui/runtime/testing";
-   *
-   * let chosen: Signal<unknown> | undefined;
-   * await using app = await render(component((cx) => {
-   *   chosen = cx.signal<unknown>("b");
-   *   return table({
-   *     label: "Letters",
-   *     columns: [{ header: "Letter", cell: (letter: string) => letter }],
-   *     rows: ["a", "b", "c"],
-   *   }).selection(chosen);
-   * }));
-   * assert.equal(app.get({ role: "row", state: "selected" }).name, "b");
-   * await app.act(app.get({ role: "table" }).id, { action: "select", option: "c" });
-   * assert.equal(chosen!.get(), "c");
-   * ```
-   */
-  selection(selection: Signal<unknown>): this {
-    this.#selection = selection;
-    return this;
-  }
-
   /** Makes the widget. */
   protected build(context: MountContext): Widget {
+    const handlers = this.itemHandlers;
     const options = this.#options;
     const table = mountWidget(
       context,
-      new TableWidget<T>(options.columns, {
-        onSelect: this.#onSelect,
-        onActivate: this.#onActivate,
-        selection: this.#selection,
-      }),
+      new TableWidget<T>(options.columns, handlers),
       "table",
     );
     table.setStyle({ scrolls: true }); // a viewport: it fills the room its parent leaves
@@ -608,11 +561,11 @@ export class TableView<T> extends WidgetView {
       }
       untracked(() => {
         table.setRows(rows, key);
-        const selection = this.#selection;
+        const selection = handlers.selection;
         if (selection !== undefined) table.showSelection(selection.get());
       });
     }, "table()");
-    const selection = this.#selection;
+    const selection = handlers.selection;
     if (selection !== undefined) {
       follow(
         context,

@@ -22,7 +22,8 @@ import type { Rt } from "../rt.ts";
 import type { PaintArea, StyleName } from "../surface.ts";
 import { follow, type MountContext, type Prop } from "../view.ts";
 import type { Size, Widget } from "../widget.ts";
-import { followName, mountWidget, WidgetView } from "../widget_view.ts";
+import { followName, mountWidget } from "../widget_view.ts";
+import { ItemsView } from "./items_view.ts";
 import { Line, LinesWidget } from "./lines.ts";
 import type { ListItems } from "./list.ts";
 
@@ -306,11 +307,8 @@ function isInside<T>(line: Line<T>, ancestor: Line<T>): boolean {
 }
 
 /** A tree of items inside items. */
-export class TreeViewView<T> extends WidgetView {
+export class TreeViewView<T> extends ItemsView<T> {
   readonly #options: TreeViewOptions<T>;
-  #onSelect: ((item: T, rt: Rt) => void) | undefined;
-  #onActivate: ((item: T, rt: Rt) => void) | undefined;
-  #selection: Signal<unknown> | undefined;
 
   /** Apps call `treeView()` instead. */
   constructor(options: TreeViewOptions<T>) {
@@ -318,62 +316,19 @@ export class TreeViewView<T> extends WidgetView {
     this.#options = options;
   }
 
-  /** Calls `fn` with the item each time another item is selected. */
-  onSelect(fn: (item: T, rt: Rt) => void): this {
-    this.#onSelect = fn;
-    return this;
-  }
-
-  /**
-   * Calls `fn` with the item a person activates (Enter, a double click); without it, those
-   * expand and collapse.
-   */
-  onActivate(fn: (item: T, rt: Rt) => void): this {
-    this.#onActivate = fn;
-    return this;
-  }
-
-  /**
-   * Makes the selection the app's: `selection` holds the selected item's key (the item
-   * itself without a key function), or null. A click, the keys or an agent's `select` set it;
-   * setting it selects that item if it shows (its parents expanded).
-   *
-   * @example The selection follows an agent's select
-   * ```ts
-   * import assert from "node:assert/strict";
-   * import { component, type Signal, treeView } from "@crownui/runtime";
-   * import { render } from "@crownui/runtime/testing";
-   *
-   * let chosen: Signal<unknown> | undefined;
-   * await using app = await render(component((cx) => {
-   *   chosen = cx.signal<unknown>(null);
-   *   return treeView({ label: "Folders", items: ["docs", "src"] }).selection(chosen);
-   * }));
-   * await app.act(app.get({ role: "tree" }).id, { action: "select", option: "src" });
-   * assert.equal(chosen!.get(), "src");
-   * ```
-   */
-  selection(selection: Signal<unknown>): this {
-    this.#selection = selection;
-    return this;
-  }
-
   /** Makes the widget. */
   protected build(context: MountContext): Widget {
+    const handlers = this.itemHandlers;
     const options = this.#options;
     const tree = mountWidget(
       context,
-      new TreeViewWidget<T>(options, {
-        onSelect: this.#onSelect,
-        onActivate: this.#onActivate,
-        selection: this.#selection,
-      }),
+      new TreeViewWidget<T>(options, handlers),
       "tree",
     );
     tree.setStyle({ scrolls: true }); // a viewport: it fills the room its parent leaves
     followName(context, tree, this.nameProp(options.label));
     context.owner.cleanups.push(() => tree.dropProxies());
-    const selection = this.#selection;
+    const selection = handlers.selection;
     follow(context, options.items as Prop<readonly T[]>, (items) => {
       if (!Array.isArray(items)) {
         throw new TypeError(`treeView() items must be an array, got ${typeof items}`);
